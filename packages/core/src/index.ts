@@ -1,0 +1,5 @@
+export * from './errors/error-codes.js';
+export * from './errors/cms-error.js';
+export * from './auth/scopes.js';
+export * from './wire/envelopes.js';
+export * from './webhooks/index.js';

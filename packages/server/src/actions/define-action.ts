@@ -1,0 +1,82 @@
+import type { Scope } from '@cms/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestContext } from '../http/request-context.js';
+
+/** A JSON Schema object, as written in action declarations. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * Which routing headers an action needs (interface.md "Target routing"):
+ * `environment` needs both, `project` only X-CMS-Project, `optional` uses them when sent.
+ */
+export type TargetRule = 'environment' | 'project' | 'optional' | 'none';
+
+/** Whether credentials are needed: `public` routes (login, health) take none. */
+export type AuthRule = 'required' | 'optional' | 'public';
+
+/** How the handler's result is wrapped: `{ data }`, a page, or sent by the handler itself. */
+export type EnvelopeKind = 'single' | 'paginated' | 'raw';
+
+/** Validated request parts handed to a handler. */
+export interface ActionInput<P = unknown, Q = unknown, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+/** Escape hatch for the few handlers that set cookies, redirect or stream. */
+export interface HttpAccess {
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** Studio hints of the action catalog (interface.md "Action catalog item"). */
+export interface StudioHints {
+  visibility?: 'visible' | 'hidden';
+  surface?: string;
+  label?: string;
+  formHints?: Record<string, unknown>;
+}
+
+/** CLI hints of the action catalog. */
+export interface CliHints {
+  visibility?: 'visible' | 'hidden';
+  alias?: string;
+  inputMode?: 'json' | 'flags' | 'file' | 'none';
+}
+
+/** One route, declared once: mounting, the catalog and OpenAPI all read this. */
+export interface ActionDefinition<P = unknown, Q = unknown, B = unknown, R = unknown> {
+  id: string;
+  kind: 'command' | 'query';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path with `{param}` placeholders, as in the interface document. */
+  path: string;
+  summary: string;
+  /** Every scope listed is required in the request's target. */
+  permissions: readonly Scope[];
+  target: TargetRule;
+  auth?: AuthRule;
+  /** Session mutations need the CSRF header unless this is false (login, setup, accept invite). */
+  csrf?: boolean;
+  request?: { params?: JsonSchema; query?: JsonSchema; body?: JsonSchema; headers?: JsonSchema };
+  /** Query parameters that may repeat (arrays); any other repeated parameter is INVALID_QUERY_PARAM. */
+  repeatableQuery?: readonly string[];
+  response: { status: 200 | 201 | 302; envelope: EnvelopeKind; schema?: JsonSchema };
+  /** Overrides the server's body limit (uploads). */
+  bodyLimit?: number;
+  studio?: StudioHints;
+  cli?: CliHints;
+  handler: (input: ActionInput<P, Q, B>, ctx: RequestContext, http: HttpAccess) => Promise<R>;
+}
+
+/** An action with its type parameters erased, as lists of actions hold them. */
+// biome-ignore lint/suspicious/noExplicitAny: a list holds actions of many input types; each is checked where declared.
+export type AnyAction = ActionDefinition<any, any, any, any>;
+
+/** Declares an action; the identity function exists for type inference. */
+export function defineAction<P = unknown, Q = unknown, B = unknown, R = unknown>(
+  action: ActionDefinition<P, Q, B, R>,
+): ActionDefinition<P, Q, B, R> {
+  return action;
+}

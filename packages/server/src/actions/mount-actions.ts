@@ -1,0 +1,53 @@
+import { invalidQueryParam, type Page } from '@cms/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AnyAction } from './define-action.js';
+import { responseBodySchema, toRouterPath } from './envelope-schemas.js';
+
+/** Mounts every action from its declaration: validation, serialization, envelope, status. */
+export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]): void {
+  for (const action of actions) {
+    const body = responseBodySchema(action);
+    app.route({
+      method: action.method,
+      url: toRouterPath(action.path),
+      config: { action },
+      ...(action.bodyLimit ? { bodyLimit: action.bodyLimit } : {}),
+      schema: {
+        ...(action.request?.params ? { params: action.request.params } : {}),
+        ...(action.request?.query ? { querystring: action.request.query } : {}),
+        ...(action.request?.body ? { body: action.request.body } : {}),
+        ...(action.request?.headers ? { headers: action.request.headers } : {}),
+        ...(body ? { response: { [action.response.status]: body } } : {}),
+      },
+      preValidation: async (request) => rejectRepeatedQueryParams(request, action),
+      handler: async (request, reply) => {
+        const input = { params: request.params, query: request.query ?? {}, body: request.body };
+        const result = await action.handler(input, request.ctx, { request, reply });
+        if (action.response.envelope === 'raw') return reply.sent ? reply : result;
+        reply.code(action.response.status);
+        if (action.response.envelope === 'single') return { data: result };
+        const page = result as Page<unknown>;
+        return {
+          data: page.items,
+          pagination: {
+            total: page.total,
+            limit: page.limit,
+            offset: page.offset,
+            hasMore: page.offset + page.items.length < page.total,
+          },
+        };
+      },
+    });
+  }
+}
+
+/** A parameter sent twice is ambiguous: only declared repeatable ones may be (decisions.md §3). */
+function rejectRepeatedQueryParams(request: FastifyRequest, action: AnyAction): void {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query) return;
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value) && !action.repeatableQuery?.includes(name)) fields[name] = 'must not be repeated';
+  }
+  if (Object.keys(fields).length > 0) throw invalidQueryParam(fields);
+}

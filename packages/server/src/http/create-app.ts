@@ -1,0 +1,55 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServerConfig } from '../config.js';
+import type { TargetResolver } from '../tenancy/target-resolver.js';
+import { type AuthStrategy, createAuthenticate } from './authenticate.js';
+import { authorize } from './authorize.js';
+import { csrfCheck } from './csrf.js';
+import { registerErrorEnvelope } from './error-envelope.js';
+import { ANONYMOUS } from './request-context.js';
+import { generateRequestId, registerRequestId } from './request-id.js';
+import { createResolveTarget } from './resolve-target.js';
+import { targetGuard } from './target-guard.js';
+import './fastify-types.js';
+
+/** Creates the HTTP app with the cross-cutting request steps; routes are mounted afterwards. */
+export function createApp(config: ServerConfig): FastifyInstance {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: generateRequestId,
+    requestIdLogLabel: 'requestId',
+    disableRequestLogging: true,
+    bodyLimit: config.maxBodyBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: {
+      // Unknown fields are errors, not silently dropped; query strings coerce to declared types.
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
+    },
+  });
+  app.register(cookie);
+  registerErrorEnvelope(app);
+  registerRequestId(app);
+  return app;
+}
+
+/**
+ * The access steps, in this order, before any body is parsed or handler runs:
+ * 1. target guard (headers present), 2. authenticate, 3. CSRF, 4. resolve target (exists, may see),
+ * 5. authorize (permissions of the action). See docs/architecture.md "Request lifecycle".
+ */
+export function registerAccessHooks(
+  app: FastifyInstance,
+  deps: { strategies: readonly AuthStrategy[]; targets: TargetResolver },
+): void {
+  const authenticate = createAuthenticate(deps.strategies);
+  const resolveTarget = createResolveTarget(deps.targets);
+  app.addHook('onRequest', async (request) => {
+    request.ctx = { requestId: String(request.id), principal: ANONYMOUS, project: null, target: null, log: request.log };
+    await targetGuard(request);
+    await authenticate(request);
+    await csrfCheck(request);
+    await resolveTarget(request);
+    await authorize(request);
+  });
+}

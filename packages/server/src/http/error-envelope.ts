@@ -1,0 +1,105 @@
+import { CmsError, type ErrorCode, type ErrorEnvelope, isCmsError } from '@cms/core';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Builds the error envelope body (interface.md "Response envelopes"). */
+export function errorEnvelope(error: CmsError, requestId: string): ErrorEnvelope {
+  return {
+    error: {
+      status: 'error',
+      code: error.code,
+      message: error.message,
+      statusCode: error.status,
+      details: error.details,
+      requestId,
+      timestamp: new Date().toISOString(),
+    },
+  };
+}
+
+/** Sends a CmsError as the envelope with its status and headers. */
+export function sendError(reply: FastifyReply, error: CmsError): FastifyReply {
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify(errorEnvelope(error, String(reply.request.id))));
+}
+
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_REQ_FILE_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_PARTS_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_FILES_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_INPUT',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_INPUT',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_INPUT',
+};
+
+const VALIDATION_CONTEXT_CODES: Record<string, ErrorCode> = {
+  querystring: 'INVALID_QUERY_PARAM',
+  body: 'INVALID_INPUT',
+  params: 'INVALID_INPUT',
+  headers: 'INVALID_INPUT',
+};
+
+/** Turns anything thrown into a CmsError; what is not one and not a client error is a bug. */
+export function toCmsError(error: unknown): CmsError | null {
+  if (isCmsError(error)) return error;
+  const fastifyError = error as Partial<FastifyError> & { validationContext?: string };
+  if (fastifyError.validation) {
+    const context = fastifyError.validationContext ?? 'body';
+    const fields: Record<string, string> = {};
+    for (const issue of fastifyError.validation) {
+      const path = validationPath(context, issue.instancePath, issue.params as Record<string, unknown>);
+      fields[path] ??= issue.message ?? 'is invalid';
+    }
+    const code = VALIDATION_CONTEXT_CODES[context] ?? 'INVALID_INPUT';
+    const [first] = Object.entries(fields);
+    return new CmsError(code, first ? `${first[0]} ${first[1]}` : undefined, { fields });
+  }
+  const mapped = fastifyError.code ? FRAMEWORK_CODES[fastifyError.code] : undefined;
+  if (mapped) return new CmsError(mapped, mapped === 'INVALID_INPUT' ? malformedBodyMessage(error) : undefined);
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return new CmsError('INVALID_INPUT', malformedBodyMessage(error));
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return new CmsError('PAYLOAD_TOO_LARGE');
+    if (status === 415) return new CmsError('UNSUPPORTED_MEDIA_TYPE');
+    if (status === 404) return new CmsError('NOT_FOUND');
+    return new CmsError('INVALID_INPUT', fastifyError.message);
+  }
+  return null;
+}
+
+function malformedBodyMessage(error: unknown): string {
+  const detail = error instanceof Error ? error.message : '';
+  return `The request body is not valid JSON${detail ? ` (${detail})` : ''}.`;
+}
+
+/** `body.frontmatter.title`, `query.limit`: the JSON path of a validation issue. */
+function validationPath(context: string, instancePath: string, params: Record<string, unknown>): string {
+  const prefix = context === 'querystring' ? '' : `${context}`;
+  const segments = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const extra = params.missingProperty ?? params.additionalProperty;
+  if (typeof extra === 'string') segments.push(extra);
+  return [prefix, ...segments].filter(Boolean).join('.') || context;
+}
+
+/** Registers the one place where errors become envelopes, and the NOT_FOUND fallback. */
+export function registerErrorEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const cmsError = toCmsError(error);
+    if (cmsError) return sendError(reply, cmsError);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, new CmsError('INTERNAL_ERROR'));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new CmsError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}

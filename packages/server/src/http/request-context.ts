@@ -1,0 +1,53 @@
+import type { Scope } from '@cms/core';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** The project and environment a scoped request targets, resolved from the routing headers. */
+export interface Target {
+  projectId: string;
+  projectSlug: string;
+  environmentId: string;
+  environmentName: string;
+  /** The environment this one extends (schema overlays), or null. */
+  extendsEnvironmentId: string | null;
+  isDefaultEnvironment: boolean;
+}
+
+/** The project alone, for routes that need only `X-CMS-Project`. */
+export type ProjectTarget = Pick<Target, 'projectId' | 'projectSlug'>;
+
+/** Who is calling: an API key, a signed-in user, a preview token holder, or nobody. */
+export interface Principal {
+  readonly type: 'apiKey' | 'user' | 'preview' | 'anonymous';
+  readonly id: string;
+  readonly label?: string;
+  readonly email?: string;
+  readonly role?: string;
+  /** Authenticated by a session cookie: mutations need the CSRF header. */
+  readonly viaSession: boolean;
+  /** The session's CSRF token, which `X-CMS-CSRF-Token` must equal (sessions only). */
+  readonly csrfToken?: string;
+  /** May the principal see this project (and environment, when named) at all? */
+  canAccess(projectSlug: string, environmentName: string | null): boolean;
+  /** Scopes held in a project/environment, or outside any project when `target` is null. */
+  scopesIn(target: { projectSlug: string; environmentName: string | null } | null): ReadonlySet<Scope>;
+}
+
+/** Everything a service needs to know about the request: who, where, and its id for logs. */
+export interface RequestContext {
+  requestId: string;
+  principal: Principal;
+  project: ProjectTarget | null;
+  target: Target | null;
+  log: FastifyBaseLogger;
+}
+
+const NO_SCOPES: ReadonlySet<Scope> = new Set();
+
+/** The principal of a request without credentials. */
+export const ANONYMOUS: Principal = {
+  type: 'anonymous',
+  id: 'anonymous',
+  viaSession: false,
+  canAccess: () => false,
+  scopesIn: () => NO_SCOPES,
+};

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, RawRequestDefaultExpression } from 'fastify';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Keeps a caller's X-Request-Id when it is safe to log, else makes one. */
+export function generateRequestId(request: RawRequestDefaultExpression): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Returns the request id on every response and logs one line per request. */
+export function registerRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        principal: request.ctx?.principal.type,
+      },
+      'request',
+    );
+  });
+}

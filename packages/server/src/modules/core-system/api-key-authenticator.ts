@@ -1,0 +1,90 @@
+import { CmsError } from '@cms/core';
+import type { FastifyRequest } from 'fastify';
+import type { AuthStrategy } from '../../http/authenticate.js';
+import type { Principal } from '../../http/request-context.js';
+import type { Queryable } from '../../storage/db.js';
+import { type ApiKeyRow, findApiKeyByHash, touchApiKeys } from '../../storage/repositories/api-keys.repository.js';
+import type { InvalidationBus } from '../../tenancy/invalidation.js';
+import { apiKeyPrincipal } from './api-key-principal.js';
+import { hashApiKey, hashesEqual, parseApiKey } from './api-key-secret.js';
+
+const CACHE_TTL_MS = 60_000;
+const CACHE_MAX_ENTRIES = 10_000;
+const TOUCH_INTERVAL_MS = 30_000;
+
+interface CachedKey {
+  row: ApiKeyRow;
+  principal: Principal;
+  cachedAt: number;
+}
+
+/** The API key strategy plus its background duties (lastUsedAt flush, cache invalidation). */
+export interface ApiKeyAuthenticator {
+  strategy: AuthStrategy;
+  /** Writes pending lastUsedAt stamps; called on an interval and at shutdown. */
+  flush(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Authenticates `Authorization: Bearer cms_key_...`. Found keys are cached briefly so a read costs
+ * one query, not two; revocation publishes an invalidation so every process drops the key at once.
+ */
+export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus): ApiKeyAuthenticator {
+  const cache = new Map<string, CachedKey>();
+  const used = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  bus.subscribe('api-keys', () => cache.clear());
+
+  const load = async (apiKey: string): Promise<CachedKey | null> => {
+    const cacheKey = apiKey;
+    const cached = cache.get(cacheKey);
+    if (cached && Date.now() - cached.cachedAt < CACHE_TTL_MS) return cached;
+    const hash = hashApiKey(apiKey);
+    const row = await findApiKeyByHash(db, hash);
+    if (!row || !hashesEqual(row.secretHash, hash)) return null;
+    const entry = { row, principal: apiKeyPrincipal(row), cachedAt: Date.now() };
+    if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
+    cache.set(cacheKey, entry);
+    return entry;
+  };
+
+  const flush = async () => {
+    if (used.size === 0) return;
+    const ids = [...used];
+    used.clear();
+    await touchApiKeys(db, ids, new Date());
+  };
+
+  const strategy: AuthStrategy = async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    if (!header?.startsWith('Bearer ')) return null;
+    const parsed = parseApiKey(header.slice('Bearer '.length).trim());
+    if (!parsed) throw new CmsError('UNAUTHORIZED', 'The API key is malformed: expected cms_key_<kind>_<secret>.');
+    const entry = await load(parsed.apiKey);
+    if (!entry || entry.row.kind !== parsed.kind) throw new CmsError('UNAUTHORIZED', 'Unknown API key.');
+    if (entry.row.revokedAt) throw new CmsError('UNAUTHORIZED', 'This API key was revoked.');
+    if (entry.row.expiresAt && entry.row.expiresAt.getTime() <= Date.now()) {
+      throw new CmsError('UNAUTHORIZED', 'This API key has expired: create a new one.');
+    }
+    used.add(entry.row.id);
+    return entry.principal;
+  };
+
+  return {
+    strategy,
+    flush,
+    start() {
+      timer = setInterval(() => {
+        flush().catch(() => undefined);
+      }, TOUCH_INTERVAL_MS);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { CmsError } from '@cms/core';
+import type { AnyAction, JsonSchema } from '../../actions/define-action.js';
+import { responseBodySchema } from '../../actions/envelope-schemas.js';
+import { buildOpenApiDocument } from '../../actions/openapi.js';
+import type { RequestContext } from '../../http/request-context.js';
+
+/** An entry of `GET /api/v1/actions` (interface.md "Action catalog item"). */
+export interface CatalogItem {
+  id: string;
+  kind: 'command' | 'query';
+  method: string;
+  path: string;
+  permissions: readonly string[];
+  studio?: unknown;
+  cli?: unknown;
+  requestSchema?: JsonSchema;
+  responseSchema?: JsonSchema;
+}
+
+/** Reads the action catalog, filtered by what the caller may do where it stands. */
+export function createCatalogService(deps: { actions: () => readonly AnyAction[]; version: string; publicUrl: string }) {
+  let openApiCache: unknown = null;
+  return {
+    list(ctx: RequestContext): CatalogItem[] {
+      return deps.actions().filter((action) => isAllowed(action, ctx)).map(toCatalogItem);
+    },
+    get(ctx: RequestContext, id: string): CatalogItem {
+      const action = deps.actions().find((candidate) => candidate.id === id);
+      if (!action || !isAllowed(action, ctx)) throw new CmsError('NOT_FOUND', `No action "${id}".`);
+      return toCatalogItem(action);
+    },
+    openApi(): unknown {
+      openApiCache ??= buildOpenApiDocument(deps.actions(), { version: deps.version, serverUrl: deps.publicUrl });
+      return openApiCache;
+    },
+  };
+}
+
+function isAllowed(action: AnyAction, ctx: RequestContext): boolean {
+  if (action.auth === 'public' || action.permissions.length === 0) return true;
+  const scopes = ctx.principal.scopesIn(
+    ctx.project ? { projectSlug: ctx.project.projectSlug, environmentName: ctx.target?.environmentName ?? null } : null,
+  );
+  return action.permissions.every((scope) => scopes.has(scope));
+}
+
+function toCatalogItem(action: AnyAction): CatalogItem {
+  const request = action.request ?? {};
+  const parts = Object.entries({ params: request.params, query: request.query, body: request.body }).filter(
+    ([, schema]) => schema !== undefined,
+  );
+  const responseSchema = responseBodySchema(action);
+  return {
+    id: action.id,
+    kind: action.kind,
+    method: action.method,
+    path: action.path,
+    permissions: action.permissions,
+    ...(action.studio ? { studio: action.studio } : {}),
+    ...(action.cli ? { cli: action.cli } : {}),
+    ...(parts.length > 0 ? { requestSchema: { type: 'object', properties: Object.fromEntries(parts) } } : {}),
+    ...(responseSchema ? { responseSchema } : {}),
+  };
+}
+
+/** The catalog service's type, for action factories. */
+export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AnyAction } from '../actions/define-action.js';
+import type { ServerConfig } from '../config.js';
+import type { AuthStrategy } from '../http/authenticate.js';
+import type { Db } from '../storage/db.js';
+import type { InvalidationBus } from '../tenancy/invalidation.js';
+import type { TargetResolver } from '../tenancy/target-resolver.js';
+
+/** A module's manifest (interface.md "Modules"). */
+export interface ModuleManifest {
+  id: string;
+  version: string;
+  apiVersion: '1';
+  kind?: 'core' | 'domain';
+  dependsOn?: readonly string[];
+  minCoreVersion?: string;
+  maxCoreVersion?: string;
+}
+
+/** What every module receives: infrastructure, never another module's internals. */
+export interface ServerDeps {
+  config: ServerConfig;
+  db: Db;
+  log: FastifyBaseLogger;
+  bus: InvalidationBus;
+  targets: TargetResolver;
+  /** Every mounted action, for the catalog and OpenAPI; complete once all modules are set up. */
+  actions: () => readonly AnyAction[];
+  /** Manifests of the loaded modules, in mount order. */
+  modules: () => readonly ModuleManifest[];
+  /** Shared services registered by modules earlier in the order (dependencies). */
+  registry: ServiceRegistry;
+}
+
+/** Services a module offers to the modules that depend on it. */
+export interface ServiceRegistry {
+  provide<T>(name: string, service: T): void;
+  get<T>(name: string): T;
+}
+
+/** What a module's setup hands back to the server. */
+export interface ModuleSurface {
+  actions?: readonly AnyAction[];
+  authStrategies?: readonly AuthStrategy[];
+  /** Starts background work (workers) once the server listens. */
+  start?: () => Promise<void> | void;
+  /** Stops background work during graceful shutdown. */
+  stop?: () => Promise<void> | void;
+}
+
+/** A first-party module compiled into the server. */
+export interface ServerModule {
+  manifest: ModuleManifest;
+  setup(deps: ServerDeps): Promise<ModuleSurface> | ModuleSurface;
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { AnyAction } from './actions/define-action.js';
+import { mountActions } from './actions/mount-actions.js';
+import type { ServerConfig } from './config.js';
+import { createApp, registerAccessHooks } from './http/create-app.js';
+import { loadModules } from './modules/loader.js';
+import type { ModuleManifest, ModuleSurface, ServerModule } from './modules/module-types.js';
+import { FIRST_PARTY_MODULES } from './modules/first-party.js';
+import { createServiceRegistry } from './modules/service-registry.js';
+import type { Db } from './storage/db.js';
+import { migrate } from './storage/migrate.js';
+import { openDb } from './storage/open-db.js';
+import { createInvalidationBus } from './tenancy/invalidation.js';
+import { createTargetResolver } from './tenancy/target-resolver.js';
+
+/** A running (or ready to run) server. */
+export interface CmsServer {
+  app: FastifyInstance;
+  db: Db;
+  config: ServerConfig;
+  /** Listens on config.port/host (0 picks a free port); returns the base address. */
+  listen(): Promise<string>;
+  /** Graceful stop: refuse new requests, finish in-flight ones, stop workers, close the database. */
+  close(): Promise<void>;
+}
+
+export interface CreateServerOptions {
+  /** Modules to load instead of the first-party list (tests of the loader). */
+  modules?: readonly ServerModule[];
+  /** An already open database (tests share one); otherwise opened from config. */
+  db?: Db;
+}
+
+/** Builds the server: validates modules, opens and migrates the database, mounts every action. */
+export async function createServer(config: ServerConfig, options: CreateServerOptions = {}): Promise<CmsServer> {
+  const ordered = loadModules(options.modules ?? FIRST_PARTY_MODULES);
+  const db = options.db ?? (await openDb(config));
+  try {
+    await migrate(db);
+    const app = createApp(config);
+    const bus = await createInvalidationBus(db);
+    const targets = createTargetResolver(db, bus);
+    const actions: AnyAction[] = [];
+    const manifests: ModuleManifest[] = ordered.map((module) => module.manifest);
+    const registry = createServiceRegistry();
+    const surfaces: ModuleSurface[] = [];
+    for (const module of ordered) {
+      const deps = { config, db, log: app.log, bus, targets, actions: () => actions, modules: () => manifests, registry };
+      surfaces.push(await module.setup(deps));
+    }
+    for (const surface of surfaces) actions.push(...(surface.actions ?? []));
+    registerAccessHooks(app, { strategies: surfaces.flatMap((s) => s.authStrategies ?? []), targets });
+    mountActions(app, actions);
+    await app.ready();
+
+    let started = false;
+    let closing: Promise<void> | null = null;
+    return {
+      app,
+      db,
+      config,
+      async listen() {
+        const address = await app.listen({ port: config.port, host: config.host });
+        for (const surface of surfaces) await surface.start?.();
+        started = true;
+        return address;
+      },
+      close() {
+        closing ??= (async () => {
+          await app.close();
+          if (started) for (const surface of [...surfaces].reverse()) await surface.stop?.();
+          await bus.close();
+          if (!options.db) await db.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error: unknown) {
+    if (!options.db) await db.close().catch(() => undefined);
+    throw error;
+  }
+}

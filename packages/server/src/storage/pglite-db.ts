@@ -1,0 +1,81 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, NotificationHandler, QueryResult, Queryable, Transaction } from './db.js';
+
+/**
+ * PGlite runs one statement at a time in one process, and its own locks do not keep a plain query
+ * from running inside another caller's open transaction. One queue serialises every query and every
+ * whole transaction (ARCHITECTURE.md, "The embedded default").
+ */
+class SerialQueue {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.#tail.then(fn, fn);
+    this.#tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** Opens PGlite in a data directory, in memory (`dataDir` null), or from a dumped data dir. */
+export async function openPgliteDb(options: { dataDir: string | null; loadDataDir?: Blob }): Promise<Db> {
+  const pg = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  return createPgliteDb(pg);
+}
+
+/** Wraps an open PGlite instance as a Db. */
+export function createPgliteDb(pg: PGlite): Db {
+  const queue = new SerialQueue();
+  const listeners = new Map<string, Set<NotificationHandler>>();
+  const pendingNotifications = new WeakMap<Queryable, Array<[string, string]>>();
+
+  const runQuery = async <T>(target: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) => {
+    const result = await target.query<T>(sql, params as unknown[] | undefined);
+    // PGlite reports affectedRows 0 for a SELECT; node-postgres reports the row count, so take the larger.
+    return { rows: result.rows, rowCount: Math.max(result.rows.length, result.affectedRows ?? 0) } satisfies QueryResult<T>;
+  };
+
+  const deliver = (channel: string, payload: string) => {
+    for (const handler of listeners.get(channel) ?? []) queueMicrotask(() => handler(payload));
+  };
+
+  const db: Db = {
+    engine: 'pglite',
+    query: (sql, params) => queue.run(() => runQuery(pg, sql, params)),
+    transaction: (fn) =>
+      queue.run(async () => {
+        const notifications: Array<[string, string]> = [];
+        const result = await pg.transaction(async (inner) => {
+          const tx: Transaction = {
+            inTransaction: true,
+            query: (sql, params) => runQuery(inner, sql, params),
+            exec: async (sql) => {
+              await inner.exec(sql);
+            },
+          };
+          pendingNotifications.set(tx, notifications);
+          return fn(tx);
+        });
+        for (const [channel, payload] of notifications) deliver(channel, payload);
+        return result;
+      }),
+    // One process holds the embedded database, so notifications stay in-process.
+    listen: async (channel, handler) => {
+      const set = listeners.get(channel) ?? new Set();
+      set.add(handler);
+      listeners.set(channel, set);
+      return async () => {
+        set.delete(handler);
+      };
+    },
+    notify: async (queryable, channel, payload) => {
+      const pending = pendingNotifications.get(queryable);
+      if (pending) pending.push([channel, payload]);
+      else deliver(channel, payload);
+    },
+    close: () => queue.run(() => pg.close()),
+  };
+  return db;
+}

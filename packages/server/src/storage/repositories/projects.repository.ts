@@ -1,0 +1,47 @@
+import type { Queryable } from '../db.js';
+
+/** A project row. */
+export interface ProjectRow {
+  id: string;
+  slug: string;
+  name: string;
+  settings: Record<string, unknown>;
+  createdAt: Date;
+}
+
+const COLUMNS = 'id, slug, name, settings, created_at as "createdAt"';
+
+/** Finds a project by slug, or null. */
+export async function findProjectBySlug(db: Queryable, slug: string): Promise<ProjectRow | null> {
+  const result = await db.query<ProjectRow>(`select ${COLUMNS} from projects where slug = $1`, [slug]);
+  return result.rows[0] ?? null;
+}
+
+/** Lists projects, optionally only those with the given slugs, ordered by slug. */
+export async function listProjects(db: Queryable, slugs: readonly string[] | null = null): Promise<ProjectRow[]> {
+  const result =
+    slugs === null
+      ? await db.query<ProjectRow>(`select ${COLUMNS} from projects order by slug`)
+      : await db.query<ProjectRow>(`select ${COLUMNS} from projects where slug = any($1::text[]) order by slug`, [
+          slugs,
+        ]);
+  return result.rows;
+}
+
+/** Counts projects (first-start bootstrap). */
+export async function countProjects(db: Queryable): Promise<number> {
+  const result = await db.query<{ count: number }>('select count(*)::int as count from projects');
+  return result.rows[0]?.count ?? 0;
+}
+
+/** Inserts a project. */
+export async function insertProject(
+  db: Queryable,
+  row: { id: string; slug: string; name: string },
+): Promise<ProjectRow> {
+  const result = await db.query<ProjectRow>(
+    `insert into projects (id, slug, name) values ($1, $2, $3) returning ${COLUMNS}`,
+    [row.id, row.slug, row.name],
+  );
+  return result.rows[0] as ProjectRow;
+}

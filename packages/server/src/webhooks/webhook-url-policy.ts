@@ -1,0 +1,180 @@
+import type { LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { invalidInput } from '@cms/core';
+
+/** Resolves a hostname to all its addresses; injectable so tests can fake DNS answers. */
+export type WebhookDnsLookup = (hostname: string) => Promise<LookupAddress[]>;
+
+/** Options of the webhook url policy; `allowPrivate` mirrors `CMS_WEBHOOK_ALLOW_PRIVATE` (decisions §1). */
+export interface WebhookUrlPolicyOptions {
+  allowPrivate: boolean;
+  lookup?: WebhookDnsLookup;
+}
+
+const NOT_PUBLIC_HINT =
+  'webhooks may not target loopback, private, link-local or metadata addresses unless CMS_WEBHOOK_ALLOW_PRIVATE is set';
+
+// Names that reach a cloud instance-metadata service without going through a 169.254/16 literal.
+const METADATA_HOSTNAMES = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata.azure.com',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
+
+// Order matters: the first matching kind names the refusal. IPv4-mapped IPv6 addresses
+// (::ffff:10.0.0.1) match the IPv4 subnets, as BlockList checks them against both families.
+const ADDRESS_KINDS: ReadonlyArray<[kind: string, subnets: ReadonlyArray<[string, number, 'ipv4' | 'ipv6']>]> = [
+  [
+    'loopback',
+    [
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ],
+  ],
+  [
+    'unspecified',
+    [
+      ['0.0.0.0', 8, 'ipv4'],
+      ['::', 128, 'ipv6'],
+    ],
+  ],
+  [
+    'cloud metadata',
+    [
+      ['169.254.169.254', 32, 'ipv4'],
+      ['fd00:ec2::254', 128, 'ipv6'],
+    ],
+  ],
+  [
+    'link-local',
+    [
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+    ],
+  ],
+  [
+    'private',
+    [
+      ['10.0.0.0', 8, 'ipv4'],
+      ['172.16.0.0', 12, 'ipv4'],
+      ['192.168.0.0', 16, 'ipv4'],
+      ['fc00::', 7, 'ipv6'],
+    ],
+  ],
+  ['carrier-grade NAT', [['100.64.0.0', 10, 'ipv4']]],
+  [
+    'reserved',
+    [
+      ['192.0.0.0', 24, 'ipv4'],
+      ['198.18.0.0', 15, 'ipv4'],
+      ['240.0.0.0', 4, 'ipv4'],
+      ['::', 96, 'ipv6'],
+    ],
+  ],
+  [
+    'multicast',
+    [
+      ['224.0.0.0', 4, 'ipv4'],
+      ['ff00::', 8, 'ipv6'],
+    ],
+  ],
+];
+
+const BLOCK_LISTS: ReadonlyArray<[string, BlockList]> = ADDRESS_KINDS.map(([kind, subnets]) => {
+  const list = new BlockList();
+  for (const [network, prefix, family] of subnets) list.addSubnet(network, prefix, family);
+  return [kind, list];
+});
+
+/**
+ * Names why an address is not a public unicast address (`'loopback'`, `'private'`, ...), or
+ * returns null for a public one.
+ */
+export function describeNonPublicAddress(address: string): string | null {
+  const family = isIP(address);
+  if (family === 0) return 'not an IP address';
+  for (const [kind, list] of BLOCK_LISTS) {
+    if (list.check(address, family === 4 ? 'ipv4' : 'ipv6')) return kind;
+  }
+  return null;
+}
+
+/**
+ * Parses a webhook url and checks its form: absolute, `https:`, with a host. Throws `INVALID_INPUT`.
+ * @example parseWebhookUrl('https://hooks.example.com/cms').hostname === 'hooks.example.com'
+ */
+export function parseWebhookUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalidInput({ url: 'must be an absolute URL such as https://hooks.example.com/cms' });
+  }
+  if (parsed.protocol !== 'https:') {
+    throw invalidInput({ url: `must use https:// (webhooks are delivered over HTTPS only), got ${parsed.protocol}//` });
+  }
+  if (hostOf(parsed) === '') throw invalidInput({ url: 'must name a host, as in https://hooks.example.com/cms' });
+  return parsed;
+}
+
+/**
+ * Resolves a webhook host (or takes its IP literal) and returns all its addresses, throwing
+ * `INVALID_INPUT` when it does not resolve or when any address is not public (unless allowed).
+ */
+export async function resolveAllowedAddresses(
+  hostname: string,
+  options: WebhookUrlPolicyOptions,
+): Promise<LookupAddress[]> {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (!options.allowPrivate && METADATA_HOSTNAMES.has(host)) {
+    throw invalidInput({ url: `"${host}" is a cloud metadata host; ${NOT_PUBLIC_HINT}` });
+  }
+  const literal = isIP(host);
+  const addresses = literal !== 0 ? [{ address: host, family: literal }] : await resolve(host, options.lookup);
+  if (!options.allowPrivate) {
+    for (const { address } of addresses) {
+      const kind = describeNonPublicAddress(address);
+      if (kind === null) continue;
+      // Any non-public answer refuses the host: the connection could use any of them.
+      const where = address === host ? address : `"${host}" resolves to ${address}`;
+      throw invalidInput({ url: `${where} is a ${kind} address; ${NOT_PUBLIC_HINT}` });
+    }
+  }
+  return addresses;
+}
+
+/**
+ * Checks a webhook url against decisions §6 (https only; no loopback, private, link-local or
+ * metadata targets unless `allowPrivate`) and returns the addresses its host resolved to, so the
+ * sender can connect to a checked one. Throws `INVALID_INPUT` with the reason under `url`.
+ */
+export async function assertWebhookUrlAllowed(url: string, options: WebhookUrlPolicyOptions): Promise<LookupAddress[]> {
+  return resolveAllowedAddresses(hostOf(parseWebhookUrl(url)), options);
+}
+
+/** The URL's hostname without the brackets of an IPv6 literal. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+async function resolve(host: string, lookup: WebhookDnsLookup = defaultLookup): Promise<LookupAddress[]> {
+  let addresses: LookupAddress[];
+  try {
+    addresses = await lookup(host);
+  } catch (error: unknown) {
+    const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : '';
+    throw invalidInput({ url: `host "${host}" does not resolve${code}: check the spelling and the DNS record` });
+  }
+  if (addresses.length === 0) {
+    throw invalidInput({ url: `host "${host}" has no address: check the DNS record` });
+  }
+  return addresses;
+}
+
+function defaultLookup(hostname: string): Promise<LookupAddress[]> {
+  return dnsLookup(hostname, { all: true });
+}
