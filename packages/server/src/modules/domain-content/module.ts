@@ -1,9 +1,28 @@
-import type { ServerModule } from '../module-types.js';
+import type { ModuleSurface, ServerModule } from '../module-types.js';
+import { setupContentArea } from './content-area.js';
+import { setupMediaArea } from './media-area.js';
+import { createOutbox } from './outbox.js';
+import { setupWebhooksArea } from './webhooks-area.js';
 
 /** `domain.content`: schema registry, documents, media, webhooks, environments clone/promote, search, migrations. */
 export const domainContentModule: ServerModule = {
   manifest: { id: 'domain.content', version: '1.0.0', apiVersion: '1', kind: 'domain', dependsOn: ['core.system'] },
-  async setup() {
-    return { actions: [] };
+  async setup(deps) {
+    const shared = { outbox: createOutbox(deps.db) };
+    const areas: ModuleSurface[] = [
+      await setupContentArea(deps, shared),
+      await setupMediaArea(deps, shared),
+      await setupWebhooksArea(deps, shared),
+    ];
+    return {
+      actions: areas.flatMap((area) => area.actions ?? []),
+      authStrategies: areas.flatMap((area) => area.authStrategies ?? []),
+      start: async () => {
+        for (const area of areas) await area.start?.();
+      },
+      stop: async () => {
+        for (const area of [...areas].reverse()) await area.stop?.();
+      },
+    };
   },
 };

@@ -1,0 +1,71 @@
+import type { Queryable } from '../db.js';
+
+/** Event types of interface.md "Events". */
+export const EVENT_TYPES = [
+  'content.created',
+  'content.updated',
+  'content.published',
+  'content.unpublished',
+  'content.deleted',
+  'content.restored',
+  'media.uploaded',
+] as const;
+
+/** One event type name. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An outbox row: the delivery envelope, ready to sign and send. */
+export interface OutboxEventRow {
+  id: string;
+  seq: number;
+  projectId: string;
+  environmentId: string;
+  type: EventType;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+  dispatchedAt: Date | null;
+}
+
+const COLUMNS = `id, seq, project_id as "projectId", environment_id as "environmentId", type, payload,
+  created_at as "createdAt", dispatched_at as "dispatchedAt"`;
+
+/** Inserts an event; call it inside the transaction of the change it records. */
+export async function insertOutboxEvent(
+  tx: Queryable,
+  event: { id: string; projectId: string; environmentId: string; type: EventType; payload: Record<string, unknown> },
+): Promise<void> {
+  await tx.query(
+    'insert into outbox_events (id, project_id, environment_id, type, payload) values ($1, $2, $3, $4, $5)',
+    [event.id, event.projectId, event.environmentId, event.type, JSON.stringify(event.payload)],
+  );
+}
+
+/**
+ * Claims up to `limit` undispatched events, oldest first; rows locked by another process are
+ * skipped, so several workers share the outbox without taking an event twice.
+ */
+export async function claimUndispatchedEvents(tx: Queryable, limit: number): Promise<OutboxEventRow[]> {
+  const result = await tx.query<OutboxEventRow>(
+    `select ${COLUMNS} from outbox_events where dispatched_at is null order by seq limit $1 for update skip locked`,
+    [limit],
+  );
+  return result.rows;
+}
+
+/** Marks events as dispatched (fanned out to their webhooks). */
+export async function markEventsDispatched(tx: Queryable, ids: readonly string[]): Promise<void> {
+  await tx.query('update outbox_events set dispatched_at = now() where id = any($1::uuid[])', [ids]);
+}
+
+/** Lists events of one project/environment, newest first (tests and audits). */
+export async function listOutboxEvents(
+  db: Queryable,
+  scope: { projectId: string; environmentId: string },
+  limit = 100,
+): Promise<OutboxEventRow[]> {
+  const result = await db.query<OutboxEventRow>(
+    `select ${COLUMNS} from outbox_events where project_id = $1 and environment_id = $2 order by seq desc limit $3`,
+    [scope.projectId, scope.environmentId, limit],
+  );
+  return result.rows;
+}
