@@ -3,3 +3,4 @@ export * from './errors/cms-error.js';
 export * from './auth/scopes.js';
 export * from './wire/envelopes.js';
 export * from './webhooks/index.js';
+export * from './schema/index.js';

@@ -30,7 +30,22 @@ export function createApp(config: ServerConfig): FastifyInstance {
   app.register(cookie);
   registerErrorEnvelope(app);
   registerRequestId(app);
+  registerConnectionDrain(app);
   return app;
+}
+
+/**
+ * During shutdown, answers in flight say `Connection: close`, so keep-alive sockets end with their
+ * last response instead of holding the close open until the keep-alive timeout.
+ */
+function registerConnectionDrain(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 }
 
 /**

@@ -1,0 +1,65 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createServer } from '../../src/server.js';
+import { MIGRATIONS_DIR, migrate } from '../../src/storage/migrate.js';
+import { createTestDatabase, testEngine } from '../support/test-database.js';
+import { sendRequest } from '../support/test-server.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('migrations', () => {
+  it('apply once: a second run (a restart) applies nothing and keeps the data', async () => {
+    const database = await createTestDatabase();
+    await database.db.query("insert into projects (id, slug, name) values (gen_random_uuid(), 'kept', 'Kept')");
+    expect(await migrate(database.db)).toEqual([]);
+    const rows = await database.db.query('select slug from projects where slug = $1', ['kept']);
+    expect(rows.rowCount).toBe(1);
+    const applied = await database.db.query<{ id: string }>('select id from schema_migrations order by id');
+    expect(applied.rows.map((r) => r.id)[0]).toBe('0001_create_projects_environments.sql');
+    await database.close();
+  });
+
+  it('two processes migrating at once apply each file once', async () => {
+    if (testEngine() !== 'postgres') return; // PGlite is one process by construction
+    const database = await createTestDatabase();
+    await database.db.query('drop schema public cascade');
+    await database.db.query('create schema public');
+    const { openPostgresDb } = await import('../../src/storage/postgres-db.js');
+    const other = await openPostgresDb({ connectionString: database.url as string, max: 2 });
+    const [a, b] = await Promise.all([migrate(database.db), migrate(other)]);
+    const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
+    expect([...a, ...b].sort()).toEqual(files);
+    await other.close();
+    await database.close();
+  });
+});
+
+describe('embedded default (PGlite in the data dir)', () => {
+  it('keeps data across a restart and bootstraps the default project only once', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cms-persist-'));
+    dirs.push(dataDir);
+    const config = loadConfig({ PORT: '0', CMS_DATA_DIR: dataDir, LOG_LEVEL: 'silent', CMS_DEFAULT_PROJECT: 'site' });
+    expect(config.databaseUrl).toBeNull();
+
+    const first = await createServer(config);
+    expect(first.db.engine).toBe('pglite');
+    await first.db.query("insert into projects (id, slug, name) values (gen_random_uuid(), 'second', 'Second')");
+    await first.close();
+
+    const second = await createServer(config);
+    const url = await second.listen();
+    const rows = await second.db.query<{ slug: string }>('select slug from projects order by slug');
+    expect(rows.rows.map((r) => r.slug)).toEqual(['second', 'site']);
+    const environments = await second.db.query('select name from environments');
+    expect(environments.rowCount).toBe(1);
+    const health = await sendRequest(url, null, 'GET', '/readyz');
+    expect(health.body).toEqual({ status: 'ok', database: 'pglite' });
+    await second.close();
+  }, 60_000);
+});
