@@ -1,6 +1,8 @@
 import type { Outbox } from './outbox.js';
+import type { SchemaReader } from './schema/schema-reader.js';
 
-/** What the areas of `domain.content` share: one outbox writer. */
+/** What the areas of `domain.content` share. */
 export interface DomainShared {
   outbox: Outbox;
+  schemas: SchemaReader;
 }

@@ -1,16 +1,19 @@
 import type { ModuleSurface, ServerModule } from '../module-types.js';
 import { setupContentArea } from './content-area.js';
+import { setupContentReadsArea } from './content-reads-area.js';
 import { setupMediaArea } from './media-area.js';
 import { createOutbox } from './outbox.js';
+import { createSchemaReader } from './schema/schema-reader.js';
 import { setupWebhooksArea } from './webhooks-area.js';
 
 /** `domain.content`: schema registry, documents, media, webhooks, environments clone/promote, search, migrations. */
 export const domainContentModule: ServerModule = {
   manifest: { id: 'domain.content', version: '1.0.0', apiVersion: '1', kind: 'domain', dependsOn: ['core.system'] },
   async setup(deps) {
-    const shared = { outbox: createOutbox(deps.db) };
+    const shared = { outbox: createOutbox(deps.db), schemas: createSchemaReader(deps.db, deps.bus) };
     const areas: ModuleSurface[] = [
       await setupContentArea(deps, shared),
+      await setupContentReadsArea(deps, shared),
       await setupMediaArea(deps, shared),
       await setupWebhooksArea(deps, shared),
     ];
