@@ -10,7 +10,12 @@ async function main(): Promise<void> {
   const server = await createServer(config);
   const address = await server.listen();
   server.app.log.info(
-    { address, studio: `${config.publicUrl}/studio`, database: server.db.engine, startupMs: Math.round(performance.now() - startedAt) },
+    {
+      address,
+      studio: `${config.publicUrl}/studio`,
+      database: server.db.engine,
+      startupMs: Math.round(performance.now() - startedAt),
+    },
     'server listening',
   );
   let stopping = false;

@@ -3,9 +3,9 @@ import type { AnyAction } from './actions/define-action.js';
 import { mountActions } from './actions/mount-actions.js';
 import type { ServerConfig } from './config.js';
 import { createApp, registerAccessHooks } from './http/create-app.js';
+import { FIRST_PARTY_MODULES } from './modules/first-party.js';
 import { loadModules } from './modules/loader.js';
 import type { ModuleManifest, ModuleSurface, ServerModule } from './modules/module-types.js';
-import { FIRST_PARTY_MODULES } from './modules/first-party.js';
 import { createServiceRegistry } from './modules/service-registry.js';
 import type { Db } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
@@ -45,7 +45,16 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     const registry = createServiceRegistry();
     const surfaces: ModuleSurface[] = [];
     for (const module of ordered) {
-      const deps = { config, db, log: app.log, bus, targets, actions: () => actions, modules: () => manifests, registry };
+      const deps = {
+        config,
+        db,
+        log: app.log,
+        bus,
+        targets,
+        actions: () => actions,
+        modules: () => manifests,
+        registry,
+      };
       surfaces.push(await module.setup(deps));
     }
     for (const surface of surfaces) actions.push(...(surface.actions ?? []));

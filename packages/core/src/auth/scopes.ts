@@ -85,6 +85,14 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
     'media:upload',
     'media:delete',
   ],
-  author: ['schema:read', 'content:read', 'content:read:draft', 'content:write', 'content:write:draft', 'media:read', 'media:upload'],
+  author: [
+    'schema:read',
+    'content:read',
+    'content:read:draft',
+    'content:write',
+    'content:write:draft',
+    'media:read',
+    'media:upload',
+  ],
   viewer: ['schema:read', 'content:read', 'content:read:draft', 'media:read'],
 };

@@ -18,7 +18,11 @@ export function buildOpenApiDocument(actions: readonly AnyAction[], info: { vers
     components: {
       schemas: { Error: ERROR_ENVELOPE_SCHEMA },
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'cms_key_live_..., cms_key_cli_... or cms_key_preview_...' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'cms_key_live_..., cms_key_cli_... or cms_key_preview_...',
+        },
         session: { type: 'apiKey', in: 'cookie', name: 'cms_session' },
       },
     },
@@ -27,7 +31,10 @@ export function buildOpenApiDocument(actions: readonly AnyAction[], info: { vers
 
 function operationOf(action: AnyAction): Record<string, unknown> {
   const body = responseBodySchema(action);
-  const errorResponse = { description: 'Error envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const errorResponse = {
+    description: 'Error envelope',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
   const errorStatuses = new Set(Object.values(ERROR_CATALOG).map((entry: { status: number }) => String(entry.status)));
   return {
     operationId: action.id,

@@ -60,7 +60,13 @@ export function registerAccessHooks(
   const authenticate = createAuthenticate(deps.strategies);
   const resolveTarget = createResolveTarget(deps.targets);
   app.addHook('onRequest', async (request) => {
-    request.ctx = { requestId: String(request.id), principal: ANONYMOUS, project: null, target: null, log: request.log };
+    request.ctx = {
+      requestId: String(request.id),
+      principal: ANONYMOUS,
+      project: null,
+      target: null,
+      log: request.log,
+    };
     await targetGuard(request);
     await authenticate(request);
     await csrfCheck(request);

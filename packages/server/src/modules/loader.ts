@@ -47,10 +47,10 @@ function describeId(module: ServerModule): string {
 }
 
 function assertManifest(manifest: ModuleManifest | undefined, id: string, coreVersion: string): void {
-  const fail = (reason: string) => {
+  const fail = (reason: string): never => {
     throw new ModuleValidationError(id, reason);
   };
-  if (!manifest || typeof manifest !== 'object') return fail('the manifest is missing');
+  if (!manifest || typeof manifest !== 'object') throw new ModuleValidationError(id, 'the manifest is missing');
   if (!MODULE_ID.test(manifest.id ?? '')) fail('id must be dotted lowercase words, like "domain.content"');
   if (typeof manifest.version !== 'string' || !semver.valid(manifest.version)) {
     fail(`version "${String(manifest.version)}" is not a semantic version`);

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, NotificationHandler, QueryResult, Queryable, Transaction } from './db.js';
+import type { Db, NotificationHandler, Queryable, QueryResult, Transaction } from './db.js';
 
 /**
  * PGlite runs one statement at a time in one process, and its own locks do not keep a plain query
@@ -34,7 +34,10 @@ export function createPgliteDb(pg: PGlite): Db {
   const runQuery = async <T>(target: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) => {
     const result = await target.query<T>(sql, params as unknown[] | undefined);
     // PGlite reports affectedRows 0 for a SELECT; node-postgres reports the row count, so take the larger.
-    return { rows: result.rows, rowCount: Math.max(result.rows.length, result.affectedRows ?? 0) } satisfies QueryResult<T>;
+    return {
+      rows: result.rows,
+      rowCount: Math.max(result.rows.length, result.affectedRows ?? 0),
+    } satisfies QueryResult<T>;
   };
 
   const deliver = (channel: string, payload: string) => {

@@ -68,10 +68,14 @@ describe('API key authentication', () => {
   it('records lastUsedAt without a write per request (flushed at shutdown)', async () => {
     const other = await startTestServer();
     await other.request('GET', '/api/v1/environments');
-    const before = await other.db.query<{ lastUsedAt: Date | null }>('select last_used_at as "lastUsedAt" from api_keys');
+    const before = await other.db.query<{ lastUsedAt: Date | null }>(
+      'select last_used_at as "lastUsedAt" from api_keys',
+    );
     expect(before.rows[0]?.lastUsedAt).toBeNull();
     await other.server.close();
-    const after = await other.db.query<{ lastUsedAt: Date | null }>('select last_used_at as "lastUsedAt" from api_keys');
+    const after = await other.db.query<{ lastUsedAt: Date | null }>(
+      'select last_used_at as "lastUsedAt" from api_keys',
+    );
     expect(after.rows[0]?.lastUsedAt).toBeInstanceOf(Date);
     await other.close();
   });

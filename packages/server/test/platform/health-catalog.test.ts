@@ -23,7 +23,12 @@ describe('action catalog', () => {
     const response = await t.request('GET', '/api/v1/actions');
     expect(response.status).toBe(200);
     const echo = response.body.data.find((a: { id: string }) => a.id === 'probe.echo');
-    expect(echo).toMatchObject({ kind: 'command', method: 'POST', path: '/api/v1/probe/echo', permissions: ['content:write'] });
+    expect(echo).toMatchObject({
+      kind: 'command',
+      method: 'POST',
+      path: '/api/v1/probe/echo',
+      permissions: ['content:write'],
+    });
     expect(echo.requestSchema.properties.body.required).toEqual(['name']);
     expect(echo.responseSchema.properties.data).toBeDefined();
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { FIRST_PARTY_MODULES } from '../../src/modules/first-party.js';
 import { loadModules, ModuleValidationError } from '../../src/modules/loader.js';
 import type { ModuleManifest, ServerModule } from '../../src/modules/module-types.js';
-import { FIRST_PARTY_MODULES } from '../../src/modules/first-party.js';
 import { createServer } from '../../src/server.js';
 import { createTestDatabase } from '../support/test-database.js';
 
@@ -47,7 +47,11 @@ describe('module validation', () => {
     expectRejected([mod({ id: 'a.b', dependsOn: ['a.b'] })], 'a.b', /depends on itself/);
     expectRejected([mod({ id: 'a.b' }), mod({ id: 'a.b' })], 'a.b', /same id/);
     expectRejected(
-      [mod({ id: 'a.a', dependsOn: ['c.c'] }), mod({ id: 'b.b', dependsOn: ['a.a'] }), mod({ id: 'c.c', dependsOn: ['b.b'] })],
+      [
+        mod({ id: 'a.a', dependsOn: ['c.c'] }),
+        mod({ id: 'b.b', dependsOn: ['a.a'] }),
+        mod({ id: 'c.c', dependsOn: ['b.b'] }),
+      ],
       'a.a',
       /dependency cycle among a\.a, b\.b, c\.c/,
     );

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { migrate } from '../../src/storage/migrate.js';
 import { createPgliteDb } from '../../src/storage/pglite-db.js';
 import { openPostgresDb } from '../../src/storage/postgres-db.js';
-import { migrate } from '../../src/storage/migrate.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

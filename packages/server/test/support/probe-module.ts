@@ -51,10 +51,19 @@ export function probeModule(options: { slowMs?: number } = {}): ServerModule {
               },
             },
           },
-          response: { status: 200, envelope: 'paginated', schema: { type: 'object', properties: { n: { type: 'integer' } } } },
+          response: {
+            status: 200,
+            envelope: 'paginated',
+            schema: { type: 'object', properties: { n: { type: 'integer' } } },
+          },
           handler: async ({ query }) => {
             const all = Array.from({ length: 45 }, (_, n) => ({ n }));
-            return { items: all.slice(query.offset, query.offset + query.limit), total: all.length, limit: query.limit, offset: query.offset };
+            return {
+              items: all.slice(query.offset, query.offset + query.limit),
+              total: all.length,
+              limit: query.limit,
+              offset: query.offset,
+            };
           },
         }),
         defineAction({
@@ -80,7 +89,11 @@ export function probeModule(options: { slowMs?: number } = {}): ServerModule {
           permissions: [],
           target: 'none',
           auth: 'public',
-          response: { status: 200, envelope: 'single', schema: { type: 'object', properties: { done: { type: 'boolean' } } } },
+          response: {
+            status: 200,
+            envelope: 'single',
+            schema: { type: 'object', properties: { done: { type: 'boolean' } } },
+          },
           handler: async () => {
             await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 300));
             return { done: true };

@@ -22,7 +22,11 @@ export interface TestServer {
   /** A key with every scope in every project and environment. */
   adminKey: string;
   /** Creates an API key directly in the database. */
-  createKey(options?: { scopes?: readonly Scope[]; allowlist?: AllowlistEntry[]; expiresAt?: Date | null }): Promise<string>;
+  createKey(options?: {
+    scopes?: readonly Scope[];
+    allowlist?: AllowlistEntry[];
+    expiresAt?: Date | null;
+  }): Promise<string>;
   /** Sends a request; JSON bodies are serialised, JSON answers parsed. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;

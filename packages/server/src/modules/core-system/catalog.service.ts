@@ -18,11 +18,18 @@ export interface CatalogItem {
 }
 
 /** Reads the action catalog, filtered by what the caller may do where it stands. */
-export function createCatalogService(deps: { actions: () => readonly AnyAction[]; version: string; publicUrl: string }) {
+export function createCatalogService(deps: {
+  actions: () => readonly AnyAction[];
+  version: string;
+  publicUrl: string;
+}) {
   let openApiCache: unknown = null;
   return {
     list(ctx: RequestContext): CatalogItem[] {
-      return deps.actions().filter((action) => isAllowed(action, ctx)).map(toCatalogItem);
+      return deps
+        .actions()
+        .filter((action) => isAllowed(action, ctx))
+        .map(toCatalogItem);
     },
     get(ctx: RequestContext, id: string): CatalogItem {
       const action = deps.actions().find((candidate) => candidate.id === id);
