@@ -7,12 +7,12 @@ import { finished, pipeline } from 'node:stream/promises';
 import { CmsError } from '@cms/core';
 import { ByteLimit } from './byte-limit.js';
 import {
+  assertMediaKey,
   type ByteRange,
   type MediaObject,
   type MediaObjectInfo,
   type MediaStorage,
   type PutMediaOptions,
-  assertMediaKey,
   resolveByteRange,
 } from './media-storage.js';
 

@@ -52,12 +52,7 @@ export function contentDispositionFor(filename: string, disposition: 'inline' | 
 
 /** Drops invisible characters, turns whitespace runs into one space, trims, and normalises to NFC. */
 function stripInvisible(name: string): string {
-  return name
-    .replace(LONE_SURROGATE, '\uFFFD')
-    .replace(/\s+/gu, ' ')
-    .replace(INVISIBLE, '')
-    .trim()
-    .normalize('NFC');
+  return name.replace(LONE_SURROGATE, '\uFFFD').replace(/\s+/gu, ' ').replace(INVISIBLE, '').trim().normalize('NFC');
 }
 
 /** Cuts `name` to `limit` (as measured) on grapheme boundaries, keeping a short extension. */
@@ -89,8 +84,5 @@ function asciiFallback(name: string): string {
 
 /** Percent-encodes everything outside RFC 8187 `attr-char`. */
 function encodeRfc8187(value: string): string {
-  return encodeURIComponent(value).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  return encodeURIComponent(value).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }

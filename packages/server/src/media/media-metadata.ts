@@ -1,6 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 
-export { contentDispositionFor, sanitizeFilename, type SanitizedFilename } from './media-filename.js';
+export { contentDispositionFor, type SanitizedFilename, sanitizeFilename } from './media-filename.js';
 export { peekStream } from './peek-stream.js';
 
 /** Bytes of content that mime detection looks at (file-type's recommended sample size). */
@@ -118,9 +118,9 @@ export function mediaCategory(mimeType: string, filename: string): MediaCategory
 
 /** The lower-cased extension of the last path segment, without the dot; `''` when there is none. */
 function extensionOf(filename: string): string {
-  const base = filename.split(/[/\\]/).pop() ?? '';
+  const base = (filename.split(/[/\\]/).pop() ?? '').trim();
   const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot + 1).trim().toLowerCase() : '';
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
 /** UTF-8 (a sequence cut at the end of the sample is fine) without NUL bytes. */

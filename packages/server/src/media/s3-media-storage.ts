@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -8,21 +10,19 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { ByteLimit } from './byte-limit.js';
 import {
+  assertByteRange,
+  assertMediaKey,
   type ByteRange,
   type MediaObject,
   type MediaObjectInfo,
-  type MediaStorage,
   MediaRangeNotSatisfiableError,
+  type MediaStorage,
   type PutMediaOptions,
-  assertByteRange,
-  assertMediaKey,
 } from './media-storage.js';
 
-/** The S3 minimum part size; with the default queue an upload holds about 3 parts in memory. */
+/** The S3 minimum part size; an upload holds about `queueSize + 2` parts in memory. */
 export const DEFAULT_S3_PART_SIZE_BYTES = 5 * 1024 * 1024;
 /** Parts uploaded in parallel per upload: memory per upload grows with it. */
 export const DEFAULT_S3_QUEUE_SIZE = 2;
@@ -144,7 +144,10 @@ function clientConfig(options: S3MediaStorageOptions): S3ClientConfig {
   };
 }
 
-function toInfo(output: GetObjectCommandOutput | HeadObjectCommandOutput, sizeBytes: number | undefined): MediaObjectInfo {
+function toInfo(
+  output: GetObjectCommandOutput | HeadObjectCommandOutput,
+  sizeBytes: number | undefined,
+): MediaObjectInfo {
   return {
     sizeBytes: sizeBytes ?? 0,
     ...(output.ContentType ? { contentType: output.ContentType } : {}),
