@@ -44,7 +44,6 @@ export interface RequestOptions {
 export interface TestResponse {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response JSON.
   body: any;
   text: string;
 }
