@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /** Every setting of the server, read from environment variables once at start (decisions.md §1). */
@@ -29,6 +30,11 @@ export interface ServerConfig {
   maxBodyBytes: number;
   maxUploadBytes: number;
   logLevel: string;
+  /**
+   * Which proxies to believe about the client address (X-Forwarded-For): none (false), every
+   * hop (true), or the listed addresses/CIDR ranges. The address feeds login backoff and session lists.
+   */
+  trustProxy: boolean | string[];
 }
 
 /** A setting that is missing or malformed; the server refuses to start and says which. */
@@ -58,8 +64,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const secret = env.CMS_SECRET || (embedded ? readOrCreateSecret(dataDir, 'secret') : null);
   if (!secret) throw new ConfigError('CMS_SECRET is required when DATABASE_URL is set: set it to 32+ random bytes.');
   if (secret.length < 32) throw new ConfigError('CMS_SECRET must be at least 32 characters long.');
+  // `off` turns preview tokens off (PREVIEW_TOKEN_UNAVAILABLE) where a secret would be generated.
   const previewTokenSecret =
-    env.CMS_PREVIEW_TOKEN_SECRET || (embedded ? readOrCreateSecret(dataDir, 'preview-token-secret') : null);
+    env.CMS_PREVIEW_TOKEN_SECRET === 'off'
+      ? null
+      : env.CMS_PREVIEW_TOKEN_SECRET || (embedded ? readOrCreateSecret(dataDir, 'preview-token-secret') : null);
 
   const config: ServerConfig = {
     port,
@@ -87,6 +96,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     maxBodyBytes: readInt(env, 'CMS_MAX_BODY_BYTES', MIB, 1024, 1024 * MIB),
     maxUploadBytes: readInt(env, 'CMS_MAX_UPLOAD_BYTES', 100 * MIB, 1024, 1024 * 1024 * MIB),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    trustProxy: readTrustProxy(env, 'CMS_TRUST_PROXY'),
   };
   if (mediaDriver === 's3' && !config.s3.bucket) {
     throw new ConfigError('CMS_MEDIA_DRIVER=s3 needs S3_BUCKET (and usually S3_ENDPOINT and credentials).');
@@ -110,6 +120,24 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
   if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}".`);
+}
+
+/** `true`/`false`, or a comma-separated list of proxy addresses or CIDR ranges. */
+function readTrustProxy(env: Env, name: string): boolean | string[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return false;
+  const fail = (got: string) =>
+    new ConfigError(`${name} must be true, false or a list of proxy addresses/CIDR ranges, got "${got}".`);
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const maxBits = isIP(address) === 6 ? 128 : 32;
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (isIP(address) === 0 || !validBits || rest.length > 0) throw fail(entry);
+  }
+  return entries;
 }
 
 function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AnyAction } from './actions/define-action.js';
 import { mountActions } from './actions/mount-actions.js';
 import type { ServerConfig } from './config.js';
-import { createApp, registerAccessHooks } from './http/create-app.js';
+import { createApp, type LogStream, registerAccessHooks } from './http/create-app.js';
 import { FIRST_PARTY_MODULES } from './modules/first-party.js';
 import { loadModules } from './modules/loader.js';
 import type { ModuleManifest, ModuleSurface, ServerModule } from './modules/module-types.js';
@@ -29,6 +29,8 @@ export interface CreateServerOptions {
   modules?: readonly ServerModule[];
   /** An already open database (tests share one); otherwise opened from config. */
   db?: Db;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: LogStream;
 }
 
 /** Builds the server: validates modules, opens and migrates the database, mounts every action. */
@@ -37,7 +39,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const db = options.db ?? (await openDb(config));
   try {
     await migrate(db);
-    const app = createApp(config);
+    const app = createApp(config, options.logStream ? { logStream: options.logStream } : {});
     const bus = await createInvalidationBus(db);
     const targets = createTargetResolver(db, bus);
     const actions: AnyAction[] = [];

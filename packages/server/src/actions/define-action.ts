@@ -1,5 +1,5 @@
 import type { Scope } from '@cms/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../http/request-context.js';
 
 /** A JSON Schema object, as written in action declarations. */
@@ -55,6 +55,11 @@ export interface ActionDefinition<P = unknown, Q = unknown, B = unknown, R = unk
   summary: string;
   /** Every scope listed is required in the request's target. */
   permissions: readonly Scope[];
+  /**
+   * At least one of these is required as well (checked with `permissions`, before the body is
+   * read): `content:write` or `content:write:draft` for draft writes (decisions.md §3).
+   */
+  anyPermissions?: readonly Scope[];
   target: TargetRule;
   auth?: AuthRule;
   /** Session mutations need the CSRF header unless this is false (login, setup, accept invite). */
@@ -65,6 +70,11 @@ export interface ActionDefinition<P = unknown, Q = unknown, B = unknown, R = unk
   response: { status: 200 | 201 | 302; envelope: EnvelopeKind; schema?: JsonSchema };
   /** Overrides the server's body limit (uploads). */
   bodyLimit?: number;
+  /**
+   * Fastify setup for this route alone, applied in an encapsulated scope that holds only it: how
+   * a route gets its own content-type parsers (media upload parses multipart, nothing else does).
+   */
+  setupScope?: (scope: FastifyInstance) => Promise<void>;
   studio?: StudioHints;
   cli?: CliHints;
   handler: (input: ActionInput<P, Q, B>, ctx: RequestContext, http: HttpAccess) => Promise<R>;

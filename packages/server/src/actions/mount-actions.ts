@@ -1,5 +1,5 @@
 import { invalidQueryParam, type Page } from '@cms/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AnyAction } from './define-action.js';
 import { responseBodySchema, toRouterPath } from './envelope-schemas.js';
 
@@ -7,7 +7,7 @@ import { responseBodySchema, toRouterPath } from './envelope-schemas.js';
 export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]): void {
   for (const action of actions) {
     const body = responseBodySchema(action);
-    app.route({
+    const route: RouteOptions = {
       method: action.method,
       url: toRouterPath(action.path),
       config: { action },
@@ -37,6 +37,16 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
           },
         };
       },
+    };
+    const { setupScope } = action;
+    if (!setupScope) {
+      app.route(route);
+      continue;
+    }
+    // Encapsulated: parsers and decorators registered by setupScope reach this route only.
+    app.register(async (scope) => {
+      await setupScope(scope);
+      scope.route(route);
     });
   }
 }

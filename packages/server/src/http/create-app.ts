@@ -12,14 +12,21 @@ import { createResolveTarget } from './resolve-target.js';
 import { targetGuard } from './target-guard.js';
 import './fastify-types.js';
 
+/** Where log lines go instead of stdout (tests read them). */
+export interface LogStream {
+  write(line: string): void;
+}
+
 /** Creates the HTTP app with the cross-cutting request steps; routes are mounted afterwards. */
-export function createApp(config: ServerConfig): FastifyInstance {
+export function createApp(config: ServerConfig, options: { logStream?: LogStream } = {}): FastifyInstance {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: generateRequestId,
     requestIdLogLabel: 'requestId',
     disableRequestLogging: true,
     bodyLimit: config.maxBodyBytes,
+    // request.ip is the client's address only when proxies in front are trusted (CMS_TRUST_PROXY).
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: {

@@ -7,6 +7,11 @@ import type { InvalidationBus } from './invalidation.js';
 export interface TargetResolver {
   findProject(slug: string): Promise<ProjectRow | null>;
   findEnvironment(project: ProjectRow, name: string): Promise<EnvironmentRow | null>;
+  /**
+   * Drops every cached row now. For the process that made a change, after it commits: the `targets`
+   * invalidation reaches this process's own cache only when the notification comes back (PostgreSQL).
+   */
+  forget(): void;
 }
 
 const MAX_ENTRIES = 10_000;
@@ -15,15 +20,17 @@ const MAX_ENTRIES = 10_000;
 export function createTargetResolver(db: Queryable, bus: InvalidationBus): TargetResolver {
   const projects = new Map<string, ProjectRow>();
   const environments = new Map<string, EnvironmentRow>();
-  bus.subscribe('targets', () => {
+  const forget = () => {
     projects.clear();
     environments.clear();
-  });
+  };
+  bus.subscribe('targets', forget);
   const remember = <T>(map: Map<string, T>, key: string, value: T) => {
     if (map.size >= MAX_ENTRIES) map.clear();
     map.set(key, value);
   };
   return {
+    forget,
     async findProject(slug) {
       const cached = projects.get(slug);
       if (cached) return cached;

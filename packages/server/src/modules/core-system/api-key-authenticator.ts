@@ -23,6 +23,11 @@ export interface ApiKeyAuthenticator {
   strategy: AuthStrategy;
   /** Writes pending lastUsedAt stamps; called on an interval and at shutdown. */
   flush(): Promise<void>;
+  /**
+   * Drops every cached key now: for the process that revoked one, after the revocation commits (the
+   * `api-keys` invalidation reaches this process's own cache only when the notification comes back).
+   */
+  forget(): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -75,6 +80,7 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus): 
   return {
     strategy,
     flush,
+    forget: () => cache.clear(),
     start() {
       timer = setInterval(() => {
         flush().catch(() => undefined);

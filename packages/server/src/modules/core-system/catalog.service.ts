@@ -1,5 +1,5 @@
 import { CmsError } from '@cms/core';
-import type { AnyAction, JsonSchema } from '../../actions/define-action.js';
+import type { AnyAction, AuthRule, JsonSchema, TargetRule } from '../../actions/define-action.js';
 import { responseBodySchema } from '../../actions/envelope-schemas.js';
 import { buildOpenApiDocument } from '../../actions/openapi.js';
 import type { RequestContext } from '../../http/request-context.js';
@@ -11,6 +11,12 @@ export interface CatalogItem {
   method: string;
   path: string;
   permissions: readonly string[];
+  /** At least one of these is needed as well (present only when the action declares it). */
+  anyPermissions?: readonly string[];
+  /** Which routing headers the action needs (`environment`, `project`, `optional`, `none`). */
+  target: TargetRule;
+  /** Whether it needs credentials (`required`, `optional`, `public`). */
+  auth: AuthRule;
   studio?: unknown;
   cli?: unknown;
   requestSchema?: JsonSchema;
@@ -44,11 +50,19 @@ export function createCatalogService(deps: {
 }
 
 function isAllowed(action: AnyAction, ctx: RequestContext): boolean {
-  if (action.auth === 'public' || action.permissions.length === 0) return true;
+  if (action.auth === 'public') return true;
+  // Callers without credentials see only what they could call without them.
+  if (ctx.principal.type === 'anonymous') return action.auth === 'optional';
+  const anyOf = action.anyPermissions ?? [];
+  if (action.permissions.length === 0 && anyOf.length === 0) return true;
   const scopes = ctx.principal.scopesIn(
     ctx.project ? { projectSlug: ctx.project.projectSlug, environmentName: ctx.target?.environmentName ?? null } : null,
   );
-  return action.permissions.every((scope) => scopes.has(scope));
+  // The same rule as http/authorize.ts: every scope of `permissions`, one of `anyPermissions`.
+  return (
+    action.permissions.every((scope) => scopes.has(scope)) &&
+    (anyOf.length === 0 || anyOf.some((scope) => scopes.has(scope)))
+  );
 }
 
 function toCatalogItem(action: AnyAction): CatalogItem {
@@ -63,6 +77,9 @@ function toCatalogItem(action: AnyAction): CatalogItem {
     method: action.method,
     path: action.path,
     permissions: action.permissions,
+    ...(action.anyPermissions ? { anyPermissions: action.anyPermissions } : {}),
+    target: action.target,
+    auth: action.auth ?? 'required',
     ...(action.studio ? { studio: action.studio } : {}),
     ...(action.cli ? { cli: action.cli } : {}),
     ...(parts.length > 0 ? { requestSchema: { type: 'object', properties: Object.fromEntries(parts) } } : {}),

@@ -1,6 +1,16 @@
-import type { RequestContext } from '../../http/request-context.js';
-import type { Queryable } from '../../storage/db.js';
-import { type EnvironmentRow, listEnvironments } from '../../storage/repositories/environments.repository.js';
+import { randomUUID } from 'node:crypto';
+import { CmsError, invalidInput } from '@cms/core';
+import type { ProjectTarget, RequestContext } from '../../http/request-context.js';
+import { type Db, type Queryable, withTransaction } from '../../storage/db.js';
+import {
+  deleteEnvironmentIfUnreferenced,
+  type EnvironmentRow,
+  findEnvironment,
+  insertEnvironmentIfNameFree,
+  listEnvironments,
+} from '../../storage/repositories/environments.repository.js';
+import type { InvalidationBus } from '../../tenancy/invalidation.js';
+import type { TargetResolver } from '../../tenancy/target-resolver.js';
 
 /** Wire shape of an environment. */
 export interface EnvironmentView {
@@ -15,14 +25,90 @@ export function toEnvironmentView(row: EnvironmentRow): EnvironmentView {
   return { name: row.name, extends: row.extendsName, isDefault: row.isDefault, createdAt: row.createdAt };
 }
 
-/** Environments of a project, as far as the caller may see them. */
-export function createEnvironmentsService(deps: { db: Queryable }) {
+/** Input of `POST /api/v1/environments` (`cloneFrom` belongs to the content area). */
+export interface CreateEnvironmentInput {
+  name: string;
+  extends?: string;
+}
+
+function requireProject(ctx: RequestContext): ProjectTarget {
+  // The routing guard and target resolution run first for target 'project' routes.
+  if (!ctx.project) throw new CmsError('TARGET_REQUIRED', 'This route needs the X-CMS-Project header.');
+  return ctx.project;
+}
+
+/** Environments of a project, as far as the caller may see them; created and deleted with `settings:manage`. */
+export function createEnvironmentsService(deps: { db: Db; bus: InvalidationBus; targets: TargetResolver }) {
+  // Every process's target cache learns of the change when it commits (tenancy/invalidation.ts).
+  const publishTargets = (tx: Queryable) => deps.bus.publish(tx, 'targets');
+
   return {
     async list(ctx: RequestContext): Promise<EnvironmentView[]> {
       const project = ctx.project;
       if (!project) return [];
       const rows = await listEnvironments(deps.db, project.projectId);
       return rows.filter((row) => ctx.principal.canAccess(project.projectSlug, row.name)).map(toEnvironmentView);
+    },
+
+    /** Creates an environment; `extends` names an existing one of the same project (schema overlays). */
+    async create(ctx: RequestContext, input: CreateEnvironmentInput): Promise<EnvironmentView> {
+      const project = requireProject(ctx);
+      let extendsId: string | null = null;
+      if (input.extends !== undefined) {
+        const base = ctx.principal.canAccess(project.projectSlug, input.extends)
+          ? await findEnvironment(deps.db, project.projectId, input.extends)
+          : null;
+        if (!base) throw invalidInput({ 'body.extends': `no environment "${input.extends}" in this project` });
+        extendsId = base.id;
+      }
+      return withTransaction(deps.db, async (tx) => {
+        const inserted = await insertEnvironmentIfNameFree(tx, {
+          id: randomUUID(),
+          projectId: project.projectId,
+          name: input.name,
+          extendsId,
+          isDefault: false,
+        });
+        if (!inserted) throw invalidInput({ 'body.name': 'already exists in this project' });
+        await publishTargets(tx);
+        const row = await findEnvironment(tx, project.projectId, input.name);
+        if (!row) throw new Error(`environment ${input.name} vanished inside its own transaction`);
+        return toEnvironmentView(row);
+      });
+    },
+
+    /**
+     * Deletes an environment with everything in it. The default one cannot go, nor one that
+     * another environment extends. Callers who may not see it get FORBIDDEN, never a hint.
+     */
+    async remove(ctx: RequestContext, name: string): Promise<{ deleted: true; name: string }> {
+      const project = requireProject(ctx);
+      if (!ctx.principal.canAccess(project.projectSlug, name)) {
+        throw new CmsError('FORBIDDEN', 'You have no access to this environment.');
+      }
+      const environments = await listEnvironments(deps.db, project.projectId);
+      const target = environments.find((row) => row.name === name);
+      if (!target) {
+        throw new CmsError('ENVIRONMENT_NOT_FOUND', `No environment "${name}" in project "${project.projectSlug}".`);
+      }
+      if (target.isDefault) {
+        throw invalidInput({ 'params.name': 'is the default environment, which cannot be deleted' });
+      }
+      const child = environments.find((row) => row.extendsId === target.id);
+      if (child) throw invalidInput({ 'params.name': `is extended by "${child.name}": delete that one first` });
+      await withTransaction(deps.db, async (tx) => {
+        const outcome = await deleteEnvironmentIfUnreferenced(tx, project.projectId, name);
+        if (outcome === 'missing') {
+          throw new CmsError('ENVIRONMENT_NOT_FOUND', `No environment "${name}" in project "${project.projectSlug}".`);
+        }
+        if (outcome === 'referenced') {
+          throw invalidInput({ 'params.name': 'is still in use: delete what extends it first' });
+        }
+        await publishTargets(tx);
+      });
+      // This process stops resolving it at once; the others when the invalidation arrives.
+      deps.targets.forget();
+      return { deleted: true as const, name };
     },
   };
 }

@@ -1,7 +1,20 @@
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
 import type { DomainShared } from './domain-shared.js';
+import { contentReadsActions } from './reads/content-reads.actions.js';
+import { createContentReadsService } from './reads/content-reads.service.js';
+import { createPreviewAuthStrategy } from './reads/preview-auth-strategy.js';
+import { previewTokensActions } from './reads/preview-tokens.actions.js';
+import { createPreviewTokensService } from './reads/preview-tokens.service.js';
 
-/** The content reads area (get, list, overview, variants, resolve, preview tokens) of `domain.content`: its actions and background work. */
-export async function setupContentReadsArea(_deps: ServerDeps, _shared: DomainShared): Promise<ModuleSurface> {
-  return { actions: [] };
+/**
+ * The content reads area (get, list, overview, variants, resolve, preview tokens) of `domain.content`:
+ * its actions and the `Authorization: Preview <token>` strategy.
+ */
+export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
+  const reads = createContentReadsService({ db: deps.db, schemas: shared.schemas });
+  const previews = createPreviewTokensService({ db: deps.db, secret: deps.config.previewTokenSecret });
+  return {
+    actions: [...contentReadsActions(reads), ...previewTokensActions(previews)],
+    authStrategies: [createPreviewAuthStrategy({ secret: deps.config.previewTokenSecret })],
+  };
 }

@@ -33,6 +33,12 @@ export async function findApiKeyByHash(db: Queryable, secretHash: Buffer): Promi
   return result.rows[0] ?? null;
 }
 
+/** Finds a key by id, revoked or not, or null. */
+export async function findApiKeyById(db: Queryable, id: string): Promise<ApiKeyRow | null> {
+  const result = await db.query<ApiKeyRow>(`select ${COLUMNS} from api_keys where id = $1`, [id]);
+  return result.rows[0] ?? null;
+}
+
 /** Inserts a key. */
 export async function insertApiKey(
   db: Queryable,

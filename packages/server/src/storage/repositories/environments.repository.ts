@@ -1,4 +1,4 @@
-import type { Queryable } from '../db.js';
+import { isSqlState, type Queryable, SQLSTATE } from '../db.js';
 
 /** An environment row. */
 export interface EnvironmentRow {
@@ -48,4 +48,35 @@ export async function deleteEnvironment(db: Queryable, projectId: string, name: 
     name,
   ]);
   return result.rowCount > 0;
+}
+
+/** Inserts an environment; returns false when the project already has one with this name. */
+export async function insertEnvironmentIfNameFree(
+  db: Queryable,
+  row: { id: string; projectId: string; name: string; extendsId: string | null; isDefault: boolean },
+): Promise<boolean> {
+  try {
+    await insertEnvironment(db, row);
+    return true;
+  } catch (error: unknown) {
+    if (isSqlState(error, SQLSTATE.uniqueViolation, 'environments_project_name_key')) return false;
+    throw error;
+  }
+}
+
+/**
+ * Deletes a non-default environment: `deleted`, `missing` (no such non-default environment), or
+ * `referenced` (another row still points at it without cascading, such as an extending environment).
+ */
+export async function deleteEnvironmentIfUnreferenced(
+  db: Queryable,
+  projectId: string,
+  name: string,
+): Promise<'deleted' | 'missing' | 'referenced'> {
+  try {
+    return (await deleteEnvironment(db, projectId, name)) ? 'deleted' : 'missing';
+  } catch (error: unknown) {
+    if (isSqlState(error, SQLSTATE.foreignKeyViolation)) return 'referenced';
+    throw error;
+  }
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db.js';
+import { isSqlState, type Queryable, SQLSTATE } from '../db.js';
 
 /** A project row. */
 export interface ProjectRow {
@@ -44,4 +44,17 @@ export async function insertProject(
     [row.id, row.slug, row.name],
   );
   return result.rows[0] as ProjectRow;
+}
+
+/** Inserts a project; returns null when the slug is taken. */
+export async function insertProjectIfSlugFree(
+  db: Queryable,
+  row: { id: string; slug: string; name: string },
+): Promise<ProjectRow | null> {
+  try {
+    return await insertProject(db, row);
+  } catch (error: unknown) {
+    if (isSqlState(error, SQLSTATE.uniqueViolation, 'projects_slug_key')) return null;
+    throw error;
+  }
 }

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { invalidInput, notFound, type Scope } from '@cms/core';
+import type { RequestContext } from '../../http/request-context.js';
+import type { Db } from '../../storage/db.js';
+import {
+  type AllowlistEntry,
+  type ApiKeyRow,
+  findApiKeyById,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from '../../storage/repositories/api-keys.repository.js';
+import type { InvalidationBus } from '../../tenancy/invalidation.js';
+import { assertCanIssueKey, keyExcess } from './access-rules.js';
+import { generateApiKey } from './api-key-secret.js';
+import type { Clock } from './clock.js';
+
+/** Input of `POST /api/v1/api-keys`; `cli` keys come only from the device flow. */
+export interface CreateApiKeyInput {
+  label: string;
+  scopes: Scope[];
+  contextAllowlist: AllowlistEntry[];
+  expiresAt?: string | null;
+  kind?: 'live' | 'preview';
+}
+
+/** Wire shape of a key: never its secret. */
+export interface ApiKeyView {
+  id: string;
+  kind: ApiKeyRow['kind'];
+  label: string;
+  prefix: string;
+  scopes: Scope[];
+  contextAllowlist: AllowlistEntry[];
+  expiresAt: Date | null;
+  createdAt: Date;
+  createdBy: string | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+function toView(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    kind: row.kind,
+    label: row.label,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    contextAllowlist: row.contextAllowlist,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+    createdBy: row.createdBy,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+/**
+ * API keys (`settings:manage`). A caller sees and revokes the keys it could have created: those
+ * holding no scope or context it lacks (docs/access-control.md "API keys").
+ */
+export function createApiKeysService(deps: {
+  db: Db;
+  bus: InvalidationBus;
+  clock: Clock;
+  /** Drops this process's cached keys once a revocation has committed (others hear it on the bus). */
+  forgetCachedKeys: () => void;
+}) {
+  const withinReach = (ctx: RequestContext, row: ApiKeyRow) => {
+    const excess = keyExcess(ctx.principal, row);
+    return excess.scopes.length === 0 && excess.contextAllowlist.length === 0;
+  };
+
+  return {
+    /** Creates a key; the full key text is in the answer and nowhere else, ever. */
+    async create(ctx: RequestContext, input: CreateApiKeyInput): Promise<ApiKeyView & { apiKey: string }> {
+      const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+      if (expiresAt && expiresAt.getTime() <= deps.clock().getTime()) {
+        throw invalidInput({ 'body.expiresAt': 'must be in the future' });
+      }
+      const scopes = [...new Set(input.scopes)];
+      assertCanIssueKey(ctx.principal, { scopes, contextAllowlist: input.contextAllowlist });
+      const kind = input.kind ?? 'live';
+      const { apiKey, prefix, secretHash } = generateApiKey(kind);
+      const row = await insertApiKey(deps.db, {
+        id: randomUUID(),
+        kind,
+        label: input.label,
+        prefix,
+        secretHash,
+        scopes,
+        contextAllowlist: input.contextAllowlist,
+        createdBy: ctx.principal.id,
+        expiresAt,
+      });
+      return { ...toView(row), apiKey };
+    },
+
+    async list(ctx: RequestContext): Promise<ApiKeyView[]> {
+      const rows = await listApiKeys(deps.db);
+      return rows.filter((row) => withinReach(ctx, row)).map(toView);
+    },
+
+    /** Revokes a key; every process drops it from its cache when the change commits. */
+    async revoke(ctx: RequestContext, id: string): Promise<{ revoked: true; id: string }> {
+      const row = await findApiKeyById(deps.db, id);
+      if (!row || !withinReach(ctx, row)) throw notFound('API key');
+      if (row.revokedAt === null) {
+        await deps.db.transaction(async (tx) => {
+          await revokeApiKey(tx, id);
+          await deps.bus.publish(tx, 'api-keys', id);
+        });
+        deps.forgetCachedKeys();
+      }
+      return { revoked: true, id };
+    },
+  };
+}
+
+/** The API keys service's type, for action factories. */
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

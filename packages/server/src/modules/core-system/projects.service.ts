@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { invalidInput } from '@cms/core';
+import type { RequestContext } from '../../http/request-context.js';
+import type { Db } from '../../storage/db.js';
+import { insertEnvironment } from '../../storage/repositories/environments.repository.js';
+import {
+  insertProjectIfSlugFree,
+  listProjects,
+  type ProjectRow,
+} from '../../storage/repositories/projects.repository.js';
+import type { InvalidationBus } from '../../tenancy/invalidation.js';
+import { DEFAULT_ENVIRONMENT } from './bootstrap.js';
+
+/** Wire shape of a project (decisions.md §4). */
+export interface ProjectView {
+  slug: string;
+  name: string;
+  createdAt: Date;
+}
+
+function toView(row: ProjectRow): ProjectView {
+  return { slug: row.slug, name: row.name, createdAt: row.createdAt };
+}
+
+/** Projects: listed as far as the caller may see them, created with their default environment. */
+export function createProjectsService(deps: { db: Db; bus: InvalidationBus }) {
+  return {
+    async list(ctx: RequestContext): Promise<ProjectView[]> {
+      const rows = await listProjects(deps.db);
+      return rows.filter((row) => ctx.principal.canAccess(row.slug, null)).map(toView);
+    },
+
+    /** Creates a project with environment `production` as its default. */
+    async create(_ctx: RequestContext, input: { slug: string; name?: string }): Promise<ProjectView> {
+      return deps.db.transaction(async (tx) => {
+        const project = await insertProjectIfSlugFree(tx, {
+          id: randomUUID(),
+          slug: input.slug,
+          name: input.name?.trim() || input.slug,
+        });
+        if (!project) throw invalidInput({ 'body.slug': 'is already taken' });
+        await insertEnvironment(tx, {
+          id: randomUUID(),
+          projectId: project.id,
+          name: DEFAULT_ENVIRONMENT,
+          extendsId: null,
+          isDefault: true,
+        });
+        // Every process's target cache learns of the change when it commits (tenancy/invalidation.ts).
+        await deps.bus.publish(tx, 'targets');
+        return toView(project);
+      });
+    },
+  };
+}
+
+/** The projects service's type, for action factories. */
+export type ProjectsService = ReturnType<typeof createProjectsService>;

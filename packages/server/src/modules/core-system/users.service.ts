@@ -1,0 +1,115 @@
+import { invalidInput, notFound, type Page, type Role } from '@cms/core';
+import type { RequestContext } from '../../http/request-context.js';
+import type { Db, Queryable } from '../../storage/db.js';
+import { listGrantsOfUser } from '../../storage/repositories/grants.repository.js';
+import {
+  countOtherEnabledAdmins,
+  countUsers,
+  deleteUser,
+  findUserById,
+  listUsers,
+  type UserRow,
+  updateUser,
+} from '../../storage/repositories/users.repository.js';
+import { assertCanGrantRole, assertCanManageUser } from './access-rules.js';
+import type { Clock } from './clock.js';
+import { assertPasswordPolicy, hashPassword } from './password-hashing.js';
+import type { SessionsService } from './sessions.service.js';
+import { createUserRecord, normalizeEmail, toUserView, type UserView } from './user-records.js';
+
+// Serialises changes that could remove the last enabled administrator.
+const ADMINS_LOCK_KEY = 7_312_004;
+
+/** Input of `POST /api/v1/users`. */
+export interface CreateUserInput {
+  email: string;
+  role: Role;
+  password?: string;
+}
+
+/** Input of `PATCH /api/v1/users/{id}`. */
+export interface UpdateUserInput {
+  role?: Role;
+  disabled?: boolean;
+  password?: string;
+}
+
+/** Users of the instance (`users:manage`): list, create, change, delete. */
+export function createUsersService(deps: { db: Db; sessions: SessionsService; clock: Clock }) {
+  /** Loads a user the caller may manage: NOT_FOUND when absent, FORBIDDEN when it holds more. */
+  const loadManageable = async (ctx: RequestContext, tx: Queryable, id: string): Promise<UserRow> => {
+    const user = await findUserById(tx, id);
+    if (!user) throw notFound('User');
+    assertCanManageUser(ctx.principal, { role: user.role, grants: await listGrantsOfUser(tx, id) });
+    return user;
+  };
+
+  /** INVALID_INPUT when the change would leave no enabled administrator (nobody could manage the instance). */
+  const assertKeepsAnAdmin = async (tx: Queryable, user: UserRow, field: string): Promise<void> => {
+    if (user.role !== 'admin' || user.disabledAt !== null) return;
+    await tx.query('select pg_advisory_xact_lock($1)', [ADMINS_LOCK_KEY]);
+    if ((await countOtherEnabledAdmins(tx, user.id)) === 0) {
+      throw invalidInput({ [field]: 'would remove the last enabled administrator: make another one first' });
+    }
+  };
+
+  return {
+    async list(_ctx: RequestContext, page: { limit: number; offset: number }): Promise<Page<UserView>> {
+      const [rows, total] = await Promise.all([listUsers(deps.db, page), countUsers(deps.db)]);
+      return { items: rows.map(toUserView), total, limit: page.limit, offset: page.offset };
+    },
+
+    async get(_ctx: RequestContext, id: string): Promise<UserView> {
+      const user = await findUserById(deps.db, id);
+      if (!user) throw notFound('User');
+      return toUserView(user);
+    },
+
+    /** Creates a user; without a password they cannot sign in until one is set. */
+    async create(ctx: RequestContext, input: CreateUserInput): Promise<UserView> {
+      assertCanGrantRole(ctx.principal, input.role, null);
+      if (input.password !== undefined) assertPasswordPolicy(input.password);
+      const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+      const email = normalizeEmail(input.email);
+      const row = await createUserRecord(deps.db, { email, role: input.role, passwordHash, now: deps.clock() });
+      return toUserView(row);
+    },
+
+    /** Changes role, disabled state or password; disabling or a new password ends every session of the user. */
+    async update(ctx: RequestContext, id: string, input: UpdateUserInput): Promise<UserView> {
+      if (input.role !== undefined) assertCanGrantRole(ctx.principal, input.role, null);
+      if (input.password !== undefined) assertPasswordPolicy(input.password);
+      const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+      return deps.db.transaction(async (tx) => {
+        const user = await loadManageable(ctx, tx, id);
+        if (input.role !== undefined && input.role !== 'admin') await assertKeepsAnAdmin(tx, user, 'body.role');
+        if (input.disabled === true) await assertKeepsAnAdmin(tx, user, 'body.disabled');
+        const now = deps.clock();
+        const disabledAt = input.disabled === undefined ? undefined : input.disabled ? (user.disabledAt ?? now) : null;
+        const updated = await updateUser(tx, id, {
+          ...(input.role !== undefined ? { role: input.role } : {}),
+          ...(disabledAt !== undefined ? { disabledAt } : {}),
+          ...(passwordHash !== undefined ? { passwordHash } : {}),
+          now,
+        });
+        if (!updated) throw notFound('User');
+        if (input.disabled === true || passwordHash !== undefined) await deps.sessions.endAllOfUser(tx, id);
+        return toUserView(updated);
+      });
+    },
+
+    /** Deletes a user for good: grants and sessions go with it (docs/access-control.md "Users"). */
+    async remove(ctx: RequestContext, id: string): Promise<UserView> {
+      return deps.db.transaction(async (tx) => {
+        const user = await loadManageable(ctx, tx, id);
+        await assertKeepsAnAdmin(tx, user, 'params.id');
+        const deleted = await deleteUser(tx, id);
+        if (!deleted) throw notFound('User');
+        return toUserView(deleted);
+      });
+    },
+  };
+}
+
+/** The users service's type, for action factories. */
+export type UsersService = ReturnType<typeof createUsersService>;

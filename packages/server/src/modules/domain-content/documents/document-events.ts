@@ -1,0 +1,30 @@
+import type { RequestContext } from '../../../http/request-context.js';
+import type { Queryable } from '../../../storage/db.js';
+import type { DocumentRow } from '../../../storage/repositories/document-row.js';
+import type { EventType } from '../../../storage/repositories/outbox.repository.js';
+import type { Outbox } from '../outbox.js';
+import { actorOf, requireTarget } from './document-context.js';
+
+/** The `document` object of a delivery envelope (interface.md "Delivery envelope"). */
+export function eventDocument(row: DocumentRow) {
+  return {
+    documentId: row.id,
+    translationGroupId: row.translationGroupId,
+    type: row.type,
+    path: row.path,
+    locale: row.locale,
+    format: row.format,
+    version: row.version,
+  };
+}
+
+/** Records a content event in the transaction of the change (decisions.md §6: written with it, sent after commit). */
+export async function recordDocumentEvent(
+  outbox: Outbox,
+  tx: Queryable,
+  ctx: RequestContext,
+  type: Extract<EventType, `content.${string}`>,
+  row: DocumentRow,
+): Promise<void> {
+  await outbox.record(tx, requireTarget(ctx), { type, actor: actorOf(ctx), document: eventDocument(row) });
+}

@@ -1,0 +1,92 @@
+import { notFound, type Page } from '@cms/core';
+import type { RequestContext } from '../../../http/request-context.js';
+import { withTransaction } from '../../../storage/db.js';
+import { findDocument, replaceDraft } from '../../../storage/repositories/documents.repository.js';
+import { findVersion, listVersions, type VersionRow } from '../../../storage/repositories/versions.repository.js';
+import { requireTarget } from './document-context.js';
+import { recordDocumentEvent } from './document-events.js';
+import { getDocumentForChange } from './document-lookup.js';
+import type { DocumentsDeps } from './documents.service.js';
+
+/** A version entry of the history (interface.md "Version entry"). */
+export type VersionEntry = Pick<VersionRow, 'version' | 'publishedAt' | 'publishedBy' | 'changeSummary'>;
+
+/** `POST /content/{documentId}/versions/{version}/restore` answer. */
+export interface RestoreVersionResult {
+  documentId: string;
+  version: number;
+  publishedVersion: number | null;
+  draftRevision: number;
+  hasUnpublishedChanges: boolean;
+  restoredFromVersion: number;
+}
+
+/** Version history: list, read one snapshot, restore a snapshot into the draft. */
+export function createDocumentVersionsService(deps: DocumentsDeps) {
+  /** The document must exist here (soft-deleted ones keep their history readable). */
+  const assertDocumentExists = async (ctx: RequestContext, documentId: string) => {
+    if (!(await findDocument(deps.db, requireTarget(ctx), documentId))) throw notFound(`Document ${documentId}`);
+  };
+
+  return {
+    /** Versions newest first. */
+    async list(
+      ctx: RequestContext,
+      input: { documentId: string; limit: number; offset: number },
+    ): Promise<Page<VersionEntry>> {
+      await assertDocumentExists(ctx, input.documentId);
+      const page = await listVersions(deps.db, requireTarget(ctx), input);
+      return {
+        items: page.items.map(({ version, publishedAt, publishedBy, changeSummary }) => ({
+          version,
+          publishedAt,
+          publishedBy,
+          changeSummary,
+        })),
+        total: page.total,
+        limit: input.limit,
+        offset: input.offset,
+      };
+    },
+
+    /** One version with its snapshot. */
+    async get(ctx: RequestContext, input: { documentId: string; version: number }): Promise<VersionRow> {
+      await assertDocumentExists(ctx, input.documentId);
+      const version = await findVersion(deps.db, requireTarget(ctx), input);
+      if (!version) throw notFound(`Version ${input.version} of document ${input.documentId}`);
+      return version;
+    },
+
+    /**
+     * The draft takes the content of version n; `version` and `publishedVersion` stay (decisions.md
+     * §3). The draft changed, so `content.updated` is recorded.
+     */
+    async restore(ctx: RequestContext, input: { documentId: string; version: number }): Promise<RestoreVersionResult> {
+      const target = requireTarget(ctx);
+      return withTransaction(deps.db, async (tx) => {
+        const current = await getDocumentForChange(tx, target, input.documentId);
+        const version = await findVersion(tx, target, input);
+        if (!version) throw notFound(`Version ${input.version} of document ${input.documentId}`);
+        const row = await replaceDraft(tx, target, {
+          id: current.id,
+          frontmatter: version.frontmatter,
+          body: version.body,
+          by: ctx.principal.id,
+          at: deps.clock(),
+        });
+        await recordDocumentEvent(deps.outbox, tx, ctx, 'content.updated', row);
+        return {
+          documentId: row.id,
+          version: row.version,
+          publishedVersion: row.publishedVersion,
+          draftRevision: row.draftRevision,
+          hasUnpublishedChanges: row.hasUnpublishedChanges,
+          restoredFromVersion: version.version,
+        };
+      });
+    },
+  };
+}
+
+/** The versions service's type, for action factories. */
+export type DocumentVersionsService = ReturnType<typeof createDocumentVersionsService>;

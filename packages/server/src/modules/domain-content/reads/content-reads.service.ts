@@ -1,0 +1,161 @@
+import { CmsError, invalidQueryParam, notFound, type Page, type SchemaType } from '@cms/core';
+import type { RequestContext, Target } from '../../../http/request-context.js';
+import type { Queryable } from '../../../storage/db.js';
+import {
+  countDocumentsByType,
+  type DocumentSort,
+  findReadableDocument,
+  listDocumentRows,
+  listVariantRows,
+  type TypeCounts,
+  type VariantRow,
+} from '../../../storage/repositories/document-queries.repository.js';
+import type { DocumentRow } from '../../../storage/repositories/document-row.js';
+import { requireTarget } from '../documents/document-context.js';
+import { type DocumentView, toDocumentView } from '../documents/document-view.js';
+import type { EffectiveSchema, SchemaReader } from '../schema/schema-reader.js';
+import { previewClaimsOf } from './preview-tokens.js';
+import { assertCanReadDraft, assertPreviewMayRead, assertPreviewRequest, requestedLocale } from './read-rules.js';
+import { assertResolvable, resolveReferences } from './reference-resolver.js';
+
+/** `GET /content/{documentId}` as the service takes it. */
+export interface GetDocumentInput {
+  documentId: string;
+  draft: boolean;
+  locale?: string;
+  /** `X-CMS-Locale`, used when the `locale` query is absent. */
+  headerLocale?: string;
+  resolve?: readonly string[];
+}
+
+/** `GET /content` as the service takes it (validated and defaulted by the query schema). */
+export interface ListDocumentsInput {
+  type: string;
+  locale?: string;
+  headerLocale?: string;
+  path?: string;
+  slug?: string;
+  published?: boolean;
+  isDeleted: boolean;
+  hasUnpublishedChanges?: boolean;
+  draft: boolean;
+  resolve?: readonly string[];
+  limit: number;
+  offset: number;
+  sort: DocumentSort;
+  order?: 'asc' | 'desc';
+}
+
+/** The reads of documents: get, list, overview and variants. */
+export interface ContentReadsService {
+  get(ctx: RequestContext, input: GetDocumentInput): Promise<DocumentView>;
+  list(ctx: RequestContext, input: ListDocumentsInput): Promise<Page<DocumentView>>;
+  overview(ctx: RequestContext, input: { types?: readonly string[] }): Promise<{ counts: TypeCounts[] }>;
+  listVariants(ctx: RequestContext, input: { documentId: string }): Promise<VariantRow[]>;
+}
+
+/** Dates sort newest first by default, paths alphabetically (interface.md "Pagination and sorting"). */
+function defaultOrder(sort: DocumentSort): 'asc' | 'desc' {
+  return sort === 'path' ? 'asc' : 'desc';
+}
+
+function schemaTypeOrThrow(schema: EffectiveSchema | null, name: string): SchemaType {
+  const type = schema?.types.get(name);
+  if (!type) {
+    throw new CmsError(
+      'SCHEMA_NOT_FOUND',
+      `No content type "${name}" in the schema of this environment: check the name or run \`cms schema sync\`.`,
+      { type: name },
+    );
+  }
+  return type;
+}
+
+/** Creates the reads service. Reads run outside transactions: each is one statement, one snapshot. */
+export function createContentReadsService(deps: { db: Queryable; schemas: SchemaReader }): ContentReadsService {
+  const { db, schemas } = deps;
+
+  /** Renders rows, resolving `resolve` fields of all of them with one query. */
+  const render = async (
+    target: Target,
+    rows: readonly DocumentRow[],
+    options: { draft: boolean; type: SchemaType | undefined; resolve: ReadonlySet<string> },
+  ): Promise<DocumentView[]> => {
+    const { draft, type } = options;
+    const contentOf = (row: DocumentRow) => (draft ? row.draftFrontmatter : (row.publishedFrontmatter ?? {}));
+    if (options.resolve.size === 0 || !type) return rows.map((row) => toDocumentView(row, { draft, target }));
+    const subjects = rows.map((row) => ({ type, frontmatter: contentOf(row) }));
+    const outcomes = await resolveReferences(db, target, subjects, { fields: options.resolve, draft });
+    return rows.map((row, index) => toDocumentView(row, { draft, target, ...outcomes[index] }));
+  };
+
+  return {
+    async get(ctx, input) {
+      const target = requireTarget(ctx);
+      if (input.draft) assertCanReadDraft(ctx, target);
+      const preview = previewClaimsOf(ctx.principal);
+      if (preview) assertPreviewRequest(preview, input);
+      const locale = requestedLocale(input);
+      const row = await findReadableDocument(db, target, {
+        id: input.documentId,
+        ...(locale === undefined ? {} : { locale }),
+      });
+      // Published reads never see a document without a published version (never or no longer published).
+      if (!row || (!input.draft && row.publishedVersion === null)) throw notFound(`Document ${input.documentId}`);
+      if (preview) assertPreviewMayRead(preview, row);
+      const paths = [...new Set(input.resolve ?? [])];
+      if (paths.length === 0) return toDocumentView(row, { draft: input.draft, target });
+      const type = (await schemas.find(target))?.types.get(row.type);
+      const resolve = assertResolvable(type, row.type, paths);
+      const [view] = await render(target, [row], { draft: input.draft, type, resolve });
+      return view as DocumentView;
+    },
+
+    async list(ctx, input) {
+      const target = requireTarget(ctx);
+      if (input.draft) assertCanReadDraft(ctx, target);
+      const type = schemaTypeOrThrow(await schemas.find(target), input.type);
+      if (input.slug !== undefined && !Object.hasOwn(type.fields, 'slug')) {
+        throw invalidQueryParam({ slug: `type "${type.name}" has no slug field, so it cannot be filtered by slug` });
+      }
+      const resolve = assertResolvable(type, type.name, [...new Set(input.resolve ?? [])]);
+      // A locale selects among variants, so it applies to localized types only (docs/api.md).
+      const locale = type.localized ? requestedLocale(input) : undefined;
+      const { rows, total } = await listDocumentRows(
+        db,
+        target,
+        {
+          type: type.name,
+          published: !input.draft,
+          includeDeleted: input.isDeleted,
+          ...(input.published === undefined ? {} : { isPublished: input.published }),
+          ...(input.hasUnpublishedChanges === undefined ? {} : { hasUnpublishedChanges: input.hasUnpublishedChanges }),
+          ...(locale === undefined ? {} : { locale }),
+          ...(input.path === undefined ? {} : { path: input.path }),
+          ...(input.slug === undefined ? {} : { slug: input.slug }),
+        },
+        { sort: input.sort, order: input.order ?? defaultOrder(input.sort), limit: input.limit, offset: input.offset },
+      );
+      const items = await render(target, rows, { draft: input.draft, type, resolve });
+      return { items, total, limit: input.limit, offset: input.offset };
+    },
+
+    async overview(ctx, input) {
+      const target = requireTarget(ctx);
+      const schema = await schemas.find(target);
+      const requested = input.types === undefined ? undefined : [...new Set(input.types)];
+      for (const name of requested ?? []) schemaTypeOrThrow(schema, name);
+      const names = requested ?? [...(schema?.types.keys() ?? [])];
+      if (names.length === 0) return { counts: [] };
+      const counted = new Map((await countDocumentsByType(db, target, { types: names })).map((c) => [c.type, c]));
+      const counts = names.map((type) => counted.get(type) ?? { type, total: 0, published: 0, draft: 0, deleted: 0 });
+      return { counts };
+    },
+
+    async listVariants(ctx, input) {
+      const variants = await listVariantRows(db, requireTarget(ctx), input.documentId);
+      if (variants.length === 0) throw notFound(`Document ${input.documentId}`);
+      return variants;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { CmsError } from '@cms/core';
+import type { FastifyRequest } from 'fastify';
+import type { AuthStrategy } from '../../../http/authenticate.js';
+import { previewPrincipal, verifyPreviewToken } from './preview-tokens.js';
+
+/** The one action a preview token may call (decisions.md §5). */
+export const PREVIEW_READ_ACTION_ID = 'content.get';
+
+const PREVIEW_SCHEME = /^Preview\s+(\S+)\s*$/i;
+
+/**
+ * Authenticates `Authorization: Preview <token>` (decisions.md §5). A bad or expired token is
+ * UNAUTHORIZED; a valid one on any route but `GET /content/{documentId}` is FORBIDDEN, so a token
+ * can neither list content nor mint further tokens. Which document and revision it reads is
+ * checked by the reads service.
+ */
+export function createPreviewAuthStrategy(deps: { secret: string | null }): AuthStrategy {
+  return async (request: FastifyRequest) => {
+    const match = PREVIEW_SCHEME.exec(request.headers.authorization ?? '');
+    const action = request.routeOptions.config.action;
+    if (!match || !action) return null;
+    if (!deps.secret) throw new CmsError('PREVIEW_TOKEN_UNAVAILABLE');
+    const claims = await verifyPreviewToken(deps.secret, match[1] as string);
+    if (!claims) {
+      throw new CmsError('UNAUTHORIZED', 'The preview token is invalid or has expired: request a new preview token.');
+    }
+    if (action.id !== PREVIEW_READ_ACTION_ID) {
+      throw new CmsError(
+        'FORBIDDEN',
+        'A preview token only reads the draft of its document: GET /api/v1/content/{documentId}?draft=true.',
+      );
+    }
+    return previewPrincipal(claims);
+  };
+}

@@ -1,0 +1,61 @@
+import { CmsError, invalidInput, notFound } from '@cms/core';
+import type { RequestContext } from '../../../http/request-context.js';
+import type { Queryable } from '../../../storage/db.js';
+import { findReadableDocument } from '../../../storage/repositories/document-queries.repository.js';
+import { requireTarget } from '../documents/document-context.js';
+import { signPreviewToken } from './preview-tokens.js';
+
+/** Issues preview tokens for drafts. */
+export interface PreviewTokensService {
+  issue(
+    ctx: RequestContext,
+    input: { documentId: string; previewUrl?: string },
+  ): Promise<{ token: string; expiresAt: Date }>;
+}
+
+/** A preview URL must be absolute http(s): the host page the token is meant for. */
+function assertPreviewUrl(previewUrl: string): void {
+  let url: URL | null = null;
+  try {
+    url = new URL(previewUrl);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw invalidInput({ 'body.previewUrl': 'must be an absolute http or https URL' });
+  }
+}
+
+/**
+ * Creates the service. `secret` null (no CMS_PREVIEW_TOKEN_SECRET) answers PREVIEW_TOKEN_UNAVAILABLE;
+ * deleted or absent documents are NOT_FOUND (decisions.md §3).
+ */
+export function createPreviewTokensService(deps: {
+  db: Queryable;
+  secret: string | null;
+  clock?: () => Date;
+}): PreviewTokensService {
+  const clock = deps.clock ?? (() => new Date());
+  return {
+    async issue(ctx, input) {
+      if (!deps.secret) throw new CmsError('PREVIEW_TOKEN_UNAVAILABLE');
+      if (input.previewUrl !== undefined) assertPreviewUrl(input.previewUrl);
+      const target = requireTarget(ctx);
+      const row = await findReadableDocument(deps.db, target, { id: input.documentId });
+      if (!row) throw notFound(`Document ${input.documentId}`);
+      return signPreviewToken(
+        deps.secret,
+        {
+          documentId: row.id,
+          project: target.projectSlug,
+          environment: target.environmentName,
+          locale: row.locale,
+          path: row.path,
+          draftRevision: row.draftRevision,
+          ...(input.previewUrl === undefined ? {} : { previewUrl: input.previewUrl }),
+        },
+        clock(),
+      );
+    },
+  };
+}

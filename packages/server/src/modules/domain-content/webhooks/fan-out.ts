@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../../storage/db.js';
+import { claimUndispatchedEvents, markEventsDispatched } from '../../../storage/repositories/outbox.repository.js';
+import {
+  insertDeliveries,
+  lockSubscribedWebhooks,
+  type NewDelivery,
+} from '../../../storage/repositories/webhook-delivery-queue.repository.js';
+import { serializeEnvelope } from './delivery-envelope.js';
+
+/** Outbox events turned into deliveries per transaction. */
+export const FAN_OUT_BATCH_SIZE = 100;
+
+/**
+ * Claims a batch of undispatched outbox events, queues one delivery per event and matching
+ * webhook, and marks the events dispatched, all in one transaction: a crash before the commit
+ * leaves the events undispatched for the next pass, a crash after leaves the deliveries queued.
+ * A webhook matches when it is active, of the event's project and environment, subscribed to its
+ * type, and was already active when the event occurred (events that occur while a webhook is
+ * inactive are never queued for it, even if it is reactivated before the fan-out runs).
+ */
+export async function fanOutEvents(
+  db: Db,
+  batchSize: number = FAN_OUT_BATCH_SIZE,
+): Promise<{ events: number; deliveries: number }> {
+  return db.transaction(async (tx) => {
+    const events = await claimUndispatchedEvents(tx, batchSize);
+    if (events.length === 0) return { events: 0, deliveries: 0 };
+    const webhooks = await lockSubscribedWebhooks(tx, [...new Set(events.map((event) => event.environmentId))]);
+    const deliveries: NewDelivery[] = [];
+    for (const event of events) {
+      let body: string | null = null;
+      for (const webhook of webhooks) {
+        const matches =
+          webhook.projectId === event.projectId &&
+          webhook.environmentId === event.environmentId &&
+          webhook.events.includes(event.type) &&
+          event.createdAt >= webhook.activeSince;
+        if (!matches) continue;
+        body ??= serializeEnvelope(event.payload);
+        deliveries.push({
+          id: randomUUID(),
+          projectId: event.projectId,
+          environmentId: event.environmentId,
+          webhookId: webhook.id,
+          eventId: event.id,
+          eventType: event.type,
+          body,
+        });
+      }
+    }
+    const queued = await insertDeliveries(tx, deliveries);
+    await markEventsDispatched(
+      tx,
+      events.map((event) => event.id),
+    );
+    return { events: events.length, deliveries: queued };
+  });
+}
