@@ -51,3 +51,10 @@ export const ANONYMOUS: Principal = {
   canAccess: () => false,
   scopesIn: () => NO_SCOPES,
 };
+
+/** Where the request stands, as `Principal.scopesIn` takes it: its project and environment, or nowhere. */
+export function scopeTargetOf(ctx: RequestContext): { projectSlug: string; environmentName: string | null } | null {
+  return ctx.project
+    ? { projectSlug: ctx.project.projectSlug, environmentName: ctx.target?.environmentName ?? null }
+    : null;
+}

@@ -2,6 +2,7 @@ import { CmsError } from '@cms/core';
 import type { AnyAction, AuthRule, JsonSchema, TargetRule } from '../../actions/define-action.js';
 import { responseBodySchema } from '../../actions/envelope-schemas.js';
 import { buildOpenApiDocument } from '../../actions/openapi.js';
+import { permissionFailure, scopesInContext } from '../../http/authorize.js';
 import type { RequestContext } from '../../http/request-context.js';
 
 /** An entry of `GET /api/v1/actions` (interface.md "Action catalog item"). */
@@ -53,16 +54,7 @@ function isAllowed(action: AnyAction, ctx: RequestContext): boolean {
   if (action.auth === 'public') return true;
   // Callers without credentials see only what they could call without them.
   if (ctx.principal.type === 'anonymous') return action.auth === 'optional';
-  const anyOf = action.anyPermissions ?? [];
-  if (action.permissions.length === 0 && anyOf.length === 0) return true;
-  const scopes = ctx.principal.scopesIn(
-    ctx.project ? { projectSlug: ctx.project.projectSlug, environmentName: ctx.target?.environmentName ?? null } : null,
-  );
-  // The same rule as http/authorize.ts: every scope of `permissions`, one of `anyPermissions`.
-  return (
-    action.permissions.every((scope) => scopes.has(scope)) &&
-    (anyOf.length === 0 || anyOf.some((scope) => scopes.has(scope)))
-  );
+  return permissionFailure(action, scopesInContext(ctx)) === null;
 }
 
 function toCatalogItem(action: AnyAction): CatalogItem {

@@ -1,5 +1,5 @@
 import { type Capabilities, CmsError, capabilitiesFromScopes } from '@cms/core';
-import type { RequestContext } from '../../http/request-context.js';
+import { type RequestContext, scopeTargetOf } from '../../http/request-context.js';
 import { isUserPrincipal } from './user-principal.js';
 
 /** Wire shape of `GET /api/v1/me` (interface.md "Principal"). */
@@ -12,22 +12,15 @@ export interface MeView {
   capabilities: Capabilities;
 }
 
-/** The target the request stands in, as scopesIn takes it. */
-function targetOf(ctx: RequestContext): { projectSlug: string; environmentName: string | null } | null {
-  return ctx.project
-    ? { projectSlug: ctx.project.projectSlug, environmentName: ctx.target?.environmentName ?? null }
-    : null;
-}
-
 /** Who the caller is and what it may do in the active project and environment. */
 export function createMeService() {
   return {
     me(ctx: RequestContext): MeView {
       const { principal } = ctx;
-      const capabilities = capabilitiesFromScopes(principal.scopesIn(targetOf(ctx)));
+      const capabilities = capabilitiesFromScopes(principal.scopesIn(scopeTargetOf(ctx)));
       if (isUserPrincipal(principal)) {
         // In a project, `role` is the one that applies there (admin, or the grant's); else the user's own.
-        const where = targetOf(ctx);
+        const where = scopeTargetOf(ctx);
         const role = (where && principal.roleIn(where.projectSlug, where.environmentName)) ?? principal.role;
         return { principalType: 'user', principalId: principal.id, email: principal.email, role, capabilities };
       }
