@@ -43,7 +43,8 @@ export function createApp(config: ServerConfig, options: { logStream?: LogStream
 
 /**
  * During shutdown, answers in flight say `Connection: close`, so keep-alive sockets end with their
- * last response instead of holding the close open until the keep-alive timeout.
+ * last response instead of holding the close open until the keep-alive timeout. A response whose
+ * headers went out before shutdown began (a file still streaming) ends its socket when it finishes.
  */
 function registerConnectionDrain(app: FastifyInstance): void {
   let closing = false;
@@ -51,7 +52,10 @@ function registerConnectionDrain(app: FastifyInstance): void {
     closing = true;
   });
   app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
+    if (closing && !reply.raw.headersSent) reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async (request) => {
+    if (closing) request.raw.socket?.end();
   });
 }
 

@@ -1,7 +1,47 @@
+import { join } from 'node:path';
+import type { ServerConfig } from '../../config.js';
+import { createMediaStorage, type MediaStorageConfig } from '../../media/create-media-storage.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
 import type { DomainShared } from './domain-shared.js';
+import { mediaActions } from './media/media.actions.js';
+import { createMediaService } from './media/media.service.js';
+import { mediaFileActions } from './media/media-file.actions.js';
 
-/** The media area of `domain.content`: its actions and background work. */
-export async function setupMediaArea(_deps: ServerDeps, _shared: DomainShared): Promise<ModuleSurface> {
-  return { actions: [] };
+/** The media area of `domain.content`: uploads, listing, deletion and the file urls. */
+export async function setupMediaArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
+  const { config } = deps;
+  const storage = createMediaStorage(mediaStorageConfig(config));
+  const media = createMediaService({
+    db: deps.db,
+    storage,
+    outbox: shared.outbox,
+    publicUrl: config.publicUrl,
+    maxUploadBytes: config.maxUploadBytes,
+    log: deps.log,
+  });
+  return {
+    actions: [...mediaActions({ media, maxUploadBytes: config.maxUploadBytes }), ...mediaFileActions({ media })],
+    stop: () => storage.close(),
+  };
+}
+
+/** The driver settings (decisions.md §1): `CMS_MEDIA_DRIVER`, `S3_*`, files under `{CMS_DATA_DIR}/media`. */
+export function mediaStorageConfig(config: ServerConfig): MediaStorageConfig {
+  const { s3 } = config;
+  return {
+    driver: config.mediaDriver,
+    fsRoot: join(config.dataDir, 'media'),
+    ...(config.mediaDriver === 's3' && s3.bucket
+      ? {
+          s3: {
+            bucket: s3.bucket,
+            region: s3.region,
+            forcePathStyle: s3.forcePathStyle,
+            ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+            ...(s3.accessKeyId ? { accessKeyId: s3.accessKeyId } : {}),
+            ...(s3.secretAccessKey ? { secretAccessKey: s3.secretAccessKey } : {}),
+          },
+        }
+      : {}),
+  };
 }

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { CmsError, isCmsError, notFound, type Page } from '@cms/core';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RequestContext, Target } from '../../../http/request-context.js';
+import {
+  detectMimeType,
+  MIME_SNIFF_BYTES,
+  mediaCategory,
+  peekStream,
+  sanitizeFilename,
+} from '../../../media/media-metadata.js';
+import type { ByteRange, MediaObject, MediaObjectInfo, MediaStorage } from '../../../media/media-storage.js';
+import { type Db, withTransaction } from '../../../storage/db.js';
+import {
+  deleteMedia,
+  findMedia,
+  findMediaByFile,
+  findProjectMediaImageMaxBytes,
+  insertMedia,
+  listMedia,
+  type MediaRow,
+} from '../../../storage/repositories/media.repository.js';
+import type { Outbox } from '../outbox.js';
+import { type MediaAsset, mediaFileUrl, toMediaAsset } from './media-asset.js';
+import { type MediaListQuery, toMediaListArgs } from './media-query.js';
+
+/** An uploaded file as the HTTP layer hands it over: its name and its bytes as they arrive. */
+export interface MediaUploadSource {
+  /** The file name as the client sent it; sanitised here, kept for display. */
+  filename: string;
+  body: Readable;
+  /** Resolves once the request holds nothing after the file; INVALID_INPUT when it does. */
+  assertNoMoreParts(): Promise<void>;
+}
+
+/** What a file url names (docs/api.md "Media": file urls). */
+export interface MediaFileRef {
+  projectId: string;
+  environmentId: string;
+  mediaId: string;
+  storageName: string;
+}
+
+export interface MediaServiceDeps {
+  db: Db;
+  storage: MediaStorage;
+  outbox: Outbox;
+  publicUrl: string;
+  /** `CMS_MAX_UPLOAD_BYTES`: the limit of every upload. */
+  maxUploadBytes: number;
+  log: FastifyBaseLogger;
+}
+
+/** The project setting (projects.settings jsonb) that limits image uploads; absent means no extra limit. */
+export const IMAGE_LIMIT_SETTING = 'mediaImageMaxBytes';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Media rules: upload, list, get, delete, and the lookups behind file urls. */
+export function createMediaService(deps: MediaServiceDeps) {
+  const { db, storage, outbox, publicUrl } = deps;
+
+  /** The per-project image limit, or null: only a positive integer counts (docs/api.md "Media"). */
+  async function imageLimitOf(projectId: string): Promise<number | null> {
+    const value = await findProjectMediaImageMaxBytes(db, projectId);
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
+  }
+
+  async function removeObject(key: string, log: FastifyBaseLogger): Promise<void> {
+    await storage.delete(key).catch((error: unknown) => {
+      log.error({ err: error, key }, 'could not remove a media object after a failed upload');
+    });
+  }
+
+  return {
+    /**
+     * Streams the file to storage under a new id, then records the row and `media.uploaded` in one
+     * transaction. The type comes from the content, never the client. On any failure no row and no
+     * object are left behind.
+     */
+    async upload(ctx: RequestContext, source: MediaUploadSource): Promise<MediaAsset> {
+      const target = requireTarget(ctx);
+      const id = randomUUID();
+      const { storageName, displayName } = sanitizeFilename(source.filename);
+      const storageKey = `${target.projectId}/${target.environmentId}/${id}/${storageName}`;
+      const imageLimit = await imageLimitOf(target.projectId);
+
+      const { head, stream } = await peekStream(source.body, MIME_SNIFF_BYTES);
+      const mimeType = await detectMimeType(head, storageName);
+      const category = mediaCategory(mimeType, storageName);
+      const limitedAsImage = category === 'image' && imageLimit !== null && imageLimit < deps.maxUploadBytes;
+      const maxBytes = limitedAsImage ? imageLimit : deps.maxUploadBytes;
+      let sizeBytes: number;
+      try {
+        ({ sizeBytes } = await storage.put(storageKey, stream, { contentType: mimeType, maxBytes }));
+      } catch (error: unknown) {
+        stream.destroy();
+        if (limitedAsImage && isCmsError(error) && error.code === 'PAYLOAD_TOO_LARGE') {
+          throw imageTooLarge(target, maxBytes);
+        }
+        throw error;
+      }
+
+      try {
+        await source.assertNoMoreParts();
+        return await withTransaction(db, async (tx) => {
+          const row = await insertMedia(tx, {
+            id,
+            projectId: target.projectId,
+            environmentId: target.environmentId,
+            filename: displayName,
+            storageName,
+            storageKey,
+            mimeType,
+            category,
+            sizeBytes,
+            uploadedBy: ctx.principal.id,
+          });
+          await outbox.record(tx, target, {
+            type: 'media.uploaded',
+            actor: { id: ctx.principal.id, email: ctx.principal.email ?? '' },
+            media: { id, filename: displayName, mimeType, sizeBytes, url: mediaFileUrl(publicUrl, row) },
+          });
+          return toMediaAsset(row, target, publicUrl);
+        });
+      } catch (error: unknown) {
+        await removeObject(storageKey, ctx.log);
+        throw error;
+      }
+    },
+
+    /** One page of the target's media (interface.md "Media list query"). */
+    async list(ctx: RequestContext, query: MediaListQuery): Promise<Page<MediaAsset>> {
+      const target = requireTarget(ctx);
+      const args = toMediaListArgs(query);
+      const { rows, total } = await listMedia(db, target, args);
+      return {
+        items: rows.map((row) => toMediaAsset(row, target, publicUrl)),
+        total,
+        limit: args.limit,
+        offset: args.offset,
+      };
+    },
+
+    /** One asset of the target, or NOT_FOUND. */
+    async get(ctx: RequestContext, id: string): Promise<MediaAsset> {
+      const target = requireTarget(ctx);
+      const row = await findMedia(db, target, id);
+      if (!row) throw notFound(`Media ${id}`);
+      return toMediaAsset(row, target, publicUrl);
+    },
+
+    /**
+     * Removes the object, then the row: once this returns, the file url answers 404. Should the row
+     * delete fail, the row stays without its object (its url answers 404) and a retry finishes the job.
+     */
+    async delete(ctx: RequestContext, id: string): Promise<{ deleted: true; id: string }> {
+      const target = requireTarget(ctx);
+      const row = await findMedia(db, target, id);
+      if (!row) throw notFound(`Media ${id}`);
+      await storage.delete(row.storageKey);
+      if (!(await deleteMedia(db, target, id))) throw notFound(`Media ${id}`);
+      return { deleted: true, id };
+    },
+
+    /** The row a file url names, or NOT_FOUND: project, environment, id and name must all match. */
+    async getFile(ref: MediaFileRef): Promise<MediaRow> {
+      const ids = [ref.projectId, ref.environmentId, ref.mediaId];
+      const row = ids.every((value) => UUID.test(value))
+        ? await findMediaByFile(db, {
+            projectId: ref.projectId,
+            environmentId: ref.environmentId,
+            id: ref.mediaId,
+            storageName: ref.storageName,
+          })
+        : null;
+      if (!row) throw notFound('Media file');
+      return row;
+    },
+
+    /** Opens a file (or one range of it); NOT_FOUND when its object is gone. */
+    async openFile(row: MediaRow, range?: ByteRange): Promise<MediaObject> {
+      const object = await storage.get(row.storageKey, range ? { range } : {});
+      if (!object) throw notFound('Media file');
+      return object;
+    },
+
+    /** A file's stored size and validators (HEAD), or NOT_FOUND when its object is gone. */
+    async headFile(row: MediaRow): Promise<MediaObjectInfo> {
+      const info = await storage.head(row.storageKey);
+      if (!info) throw notFound('Media file');
+      return info;
+    },
+  };
+}
+
+/** The media service. */
+export type MediaService = ReturnType<typeof createMediaService>;
+
+function requireTarget(ctx: RequestContext): Target {
+  if (!ctx.target) throw new Error('media actions are declared with target "environment"');
+  return ctx.target;
+}
+
+function imageTooLarge(target: Target, maxBytes: number): CmsError {
+  return new CmsError(
+    'PAYLOAD_TOO_LARGE',
+    `Images in project "${target.projectSlug}" are limited to ${maxBytes} bytes (project setting ${IMAGE_LIMIT_SETTING}).`,
+    { maxBytes, setting: IMAGE_LIMIT_SETTING },
+  );
+}

@@ -1,0 +1,153 @@
+import type { Queryable } from '../db.js';
+
+/** The project and environment every media statement is confined to. */
+export interface MediaScope {
+  projectId: string;
+  environmentId: string;
+}
+
+/** A media row. */
+export interface MediaRow {
+  id: string;
+  projectId: string;
+  environmentId: string;
+  filename: string;
+  storageName: string;
+  storageKey: string;
+  mimeType: string;
+  category: string;
+  sizeBytes: number;
+  uploadedBy: string;
+  uploadedAt: Date;
+}
+
+/** Columns a list can be sorted by. */
+export type MediaSortColumn = 'uploadedAt' | 'filename' | 'sizeBytes';
+
+/** Filters, order and page of a media list; every filter is optional (null). */
+export interface MediaListArgs {
+  /** Case-insensitive substring of the filename, matched literally (no wildcards). */
+  q: string | null;
+  category: string | null;
+  uploadedBy: string | null;
+  /** Inclusive lower bound of uploaded_at. */
+  uploadedFrom: Date | null;
+  /** Exclusive upper bound of uploaded_at. */
+  uploadedBefore: Date | null;
+  sort: MediaSortColumn;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+const COLUMNS = `id, project_id as "projectId", environment_id as "environmentId", filename,
+  storage_name as "storageName", storage_key as "storageKey", mime_type as "mimeType", category,
+  size_bytes::float8 as "sizeBytes", uploaded_by as "uploadedBy", uploaded_at as "uploadedAt"`;
+
+// Whitelisted sort expressions, matching the indexes of migration 0007. Filenames sort
+// case-insensitively and byte-wise ("C"), so PGlite and PostgreSQL agree whatever their locale.
+const SORT_EXPRESSIONS: Record<MediaSortColumn, string> = {
+  uploadedAt: 'uploaded_at',
+  filename: 'lower(filename) collate "C"',
+  sizeBytes: 'size_bytes',
+};
+
+/** Inserts a media row once its object is stored. */
+export async function insertMedia(tx: Queryable, row: Omit<MediaRow, 'uploadedAt'>): Promise<MediaRow> {
+  const result = await tx.query<MediaRow>(
+    `insert into media (id, project_id, environment_id, filename, storage_name, storage_key, mime_type, category,
+       size_bytes, uploaded_by)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     returning ${COLUMNS}`,
+    [
+      row.id,
+      row.projectId,
+      row.environmentId,
+      row.filename,
+      row.storageName,
+      row.storageKey,
+      row.mimeType,
+      row.category,
+      row.sizeBytes,
+      row.uploadedBy,
+    ],
+  );
+  return result.rows[0] as MediaRow;
+}
+
+/** Finds one media row of the scope, or null. */
+export async function findMedia(db: Queryable, scope: MediaScope, id: string): Promise<MediaRow | null> {
+  const result = await db.query<MediaRow>(
+    `select ${COLUMNS} from media where project_id = $1 and environment_id = $2 and id = $3`,
+    [scope.projectId, scope.environmentId, id],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Finds the row a file url names: every part of the url must match, or null. */
+export async function findMediaByFile(
+  db: Queryable,
+  file: MediaScope & { id: string; storageName: string },
+): Promise<MediaRow | null> {
+  const result = await db.query<MediaRow>(
+    `select ${COLUMNS} from media
+     where project_id = $1 and environment_id = $2 and id = $3 and storage_name = $4`,
+    [file.projectId, file.environmentId, file.id, file.storageName],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Lists one page of the scope's media and the total matching the filters. */
+export async function listMedia(
+  db: Queryable,
+  scope: MediaScope,
+  args: MediaListArgs,
+): Promise<{ rows: MediaRow[]; total: number }> {
+  const params: unknown[] = [scope.projectId, scope.environmentId];
+  const where = ['project_id = $1', 'environment_id = $2'];
+  const add = (condition: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(condition(`$${params.length}`));
+  };
+  if (args.q !== null) add((p) => `filename ilike ${p} escape '\\'`, `%${escapeLike(args.q)}%`);
+  if (args.category !== null) add((p) => `category = ${p}`, args.category);
+  if (args.uploadedBy !== null) add((p) => `uploaded_by = ${p}`, args.uploadedBy);
+  if (args.uploadedFrom !== null) add((p) => `uploaded_at >= ${p}`, args.uploadedFrom);
+  if (args.uploadedBefore !== null) add((p) => `uploaded_at < ${p}`, args.uploadedBefore);
+  const filter = where.join(' and ');
+  const direction = args.order === 'asc' ? 'asc' : 'desc';
+  const total = await db.query<{ total: number }>(`select count(*)::int as total from media where ${filter}`, params);
+  const page = await db.query<MediaRow>(
+    `select ${COLUMNS} from media where ${filter}
+     order by ${SORT_EXPRESSIONS[args.sort]} ${direction}, id ${direction}
+     limit $${params.length + 1} offset $${params.length + 2}`,
+    [...params, args.limit, args.offset],
+  );
+  return { rows: page.rows, total: total.rows[0]?.total ?? 0 };
+}
+
+/** Deletes one media row of the scope; returns it, or null when there was none. */
+export async function deleteMedia(db: Queryable, scope: MediaScope, id: string): Promise<MediaRow | null> {
+  const result = await db.query<MediaRow>(
+    `delete from media where project_id = $1 and environment_id = $2 and id = $3 returning ${COLUMNS}`,
+    [scope.projectId, scope.environmentId, id],
+  );
+  return result.rows[0] ?? null;
+}
+
+/**
+ * The raw `mediaImageMaxBytes` value of the project's settings (null when unset), read fresh:
+ * the target cache may hold an older copy of the settings.
+ */
+export async function findProjectMediaImageMaxBytes(db: Queryable, projectId: string): Promise<unknown> {
+  const result = await db.query<{ value: unknown }>(
+    `select settings -> 'mediaImageMaxBytes' as value from projects where id = $1`,
+    [projectId],
+  );
+  return result.rows[0]?.value ?? null;
+}
+
+/** Escapes `\`, `%` and `_` so a search term matches itself and nothing else under `escape '\'`. */
+function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
