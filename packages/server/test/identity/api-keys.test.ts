@@ -1,8 +1,8 @@
 import { SCOPES } from '@cms/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerOn } from '../support/server-on-database.js';
 import { sendRequest, startTestServer, type TestServer } from '../support/test-server.js';
 import { asSession, expectError, signInAs } from './identity-helpers.js';
-import { startSecondServer } from './second-server.js';
 
 const KEY_FIELDS = [
   'contextAllowlist',
@@ -204,7 +204,7 @@ describe('revoking keys', () => {
   });
 
   it('stops the key at once in another server process that had it cached', async () => {
-    const other = await startSecondServer(t.database, { ownConnection: true });
+    const other = await startServerOn(t.database, { key: null, ownConnection: true });
     try {
       const created = (await createKey({ label: 'shared', scopes: ['content:read'], contextAllowlist: EVERYWHERE }))
         .body.data;

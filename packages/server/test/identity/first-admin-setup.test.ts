@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
+import { startServerOn } from '../support/server-on-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { sendRequest } from '../support/test-server.js';
 import { asSession, expectError, login, PASSWORD, sessionOf } from './identity-helpers.js';
-import { startSecondServer } from './second-server.js';
 
 /** Collects the JSON log lines a server writes. */
 function logCollector() {
@@ -33,7 +33,7 @@ describe('first admin from CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD', () => {
     await withDatabase(async (database) => {
       const env = { CMS_ADMIN_EMAIL: 'Root@Example.test', CMS_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'info' };
       const log = logCollector();
-      const server = await startSecondServer(database, { env, logStream: log.stream });
+      const server = await startServerOn(database, { key: null, env, logStream: log.stream });
       try {
         expect(log.lines.some((line) => typeof line.setupUrl === 'string')).toBe(false);
         const session = sessionOf(await login(server.url, 'root@example.test', PASSWORD));
@@ -46,7 +46,10 @@ describe('first admin from CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD', () => {
       } finally {
         await server.close();
       }
-      const again = await startSecondServer(database, { env: { ...env, CMS_ADMIN_EMAIL: 'second@example.test' } });
+      const again = await startServerOn(database, {
+        key: null,
+        env: { ...env, CMS_ADMIN_EMAIL: 'second@example.test' },
+      });
       await again.close();
       expect(await countUsers(database)).toBe(1);
     });
@@ -61,7 +64,7 @@ describe('first admin from CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD', () => {
         { CMS_ADMIN_EMAIL: 'root', CMS_ADMIN_PASSWORD: PASSWORD },
       ];
       for (const env of settings) {
-        await expect(startSecondServer(database, { env })).rejects.toBeInstanceOf(ConfigError);
+        await expect(startServerOn(database, { key: null, env })).rejects.toBeInstanceOf(ConfigError);
       }
       expect(await countUsers(database)).toBe(0);
     });
@@ -72,7 +75,8 @@ describe('first admin through the setup address', () => {
   it('logs {CMS_PUBLIC_URL}/studio/setup?token=… and accepts POST /api/v1/setup once', async () => {
     await withDatabase(async (database) => {
       const log = logCollector();
-      const server = await startSecondServer(database, {
+      const server = await startServerOn(database, {
+        key: null,
         env: { CMS_PUBLIC_URL: 'https://cms.example.test', LOG_LEVEL: 'warn' },
         logStream: log.stream,
       });
@@ -114,7 +118,7 @@ describe('first admin through the setup address', () => {
   it('stores only a hash of the setup token', async () => {
     await withDatabase(async (database) => {
       const log = logCollector();
-      const server = await startSecondServer(database, { env: { LOG_LEVEL: 'warn' }, logStream: log.stream });
+      const server = await startServerOn(database, { key: null, env: { LOG_LEVEL: 'warn' }, logStream: log.stream });
       await server.close();
       const token = new URL(log.lines.find((line) => line.setupUrl)?.setupUrl as string).searchParams.get('token');
       const rows = await database.db.query<{ h: string }>(`select encode(token_hash, 'base64') as h from setup_tokens`);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffAfter, clientKeyOf } from '../../src/modules/core-system/login-throttle.js';
+import { startServerOn } from '../support/server-on-database.js';
 import type { TestResponse, TestServer } from '../support/test-server.js';
 import { startTestServer } from '../support/test-server.js';
 import { createUser, expectError, login, PASSWORD, uniqueEmail } from './identity-helpers.js';
-import { startSecondServer } from './second-server.js';
 
 let t: TestServer;
 let nextAddress = 1;
@@ -146,7 +146,7 @@ describe('backoff state lives in the database', () => {
     await failTimes(first.url, email, 5, newAddress);
     expectRateLimited(await login(first.url, email, PASSWORD, from(newAddress())));
     await first.server.close();
-    const restarted = await startSecondServer(first.database, { env: TRUST_PROXY, ownConnection: true });
+    const restarted = await startServerOn(first.database, { key: null, env: TRUST_PROXY, ownConnection: true });
     try {
       expectRateLimited(await login(restarted.url, email, PASSWORD, from(newAddress())));
     } finally {
@@ -156,7 +156,7 @@ describe('backoff state lives in the database', () => {
   });
 
   it('is shared by two server processes on one database', async () => {
-    const other = await startSecondServer(t.database, { env: TRUST_PROXY, ownConnection: true });
+    const other = await startServerOn(t.database, { key: null, env: TRUST_PROXY, ownConnection: true });
     try {
       const { email } = await createUser(t);
       await failTimes(t.url, email, 3, newAddress);

@@ -1,8 +1,8 @@
 import { SCOPES } from '@cms/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerOn } from '../support/server-on-database.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { asSession, expectError, signInAs, uniqueSlug } from './identity-helpers.js';
-import { startSecondServer } from './second-server.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -98,7 +98,7 @@ describe('environments', () => {
     expect(me.status).toBe(200);
   });
 
-  it('rejects duplicates, unknown bases, cloneFrom, bad names and a missing project header', async () => {
+  it('rejects duplicates, unknown bases, unknown clone sources, bad names and a missing project header', async () => {
     const project = await newProject();
     await createEnvironment(project, { name: 'staging' });
     const duplicate = await createEnvironment(project, { name: 'staging' });
@@ -106,7 +106,7 @@ describe('environments', () => {
     expect(duplicate.body.error.details.fields).toEqual({ 'body.name': 'already exists in this project' });
     const base = await createEnvironment(project, { name: 'child', extends: 'nowhere' });
     expect(base.body.error.details.fields).toHaveProperty(['body.extends']);
-    const clone = await createEnvironment(project, { name: 'copy', cloneFrom: 'production' });
+    const clone = await createEnvironment(project, { name: 'copy', cloneFrom: 'nowhere' });
     expectError(clone, 400, 'INVALID_INPUT');
     expect(clone.body.error.details.fields).toHaveProperty(['body.cloneFrom']);
     for (const name of ['Staging', '*', '', 'a b']) {
@@ -178,7 +178,7 @@ describe('environments', () => {
   it('is forgotten by another server process that had it cached, as soon as it is deleted', async () => {
     const project = await newProject();
     await createEnvironment(project, { name: 'cached' });
-    const other = await startSecondServer(t.database, { ownConnection: true, key: t.adminKey });
+    const other = await startServerOn(t.database, { ownConnection: true, key: t.adminKey });
     try {
       expect((await other.request('GET', '/api/v1/me', { project, environment: 'cached' })).status).toBe(200);
       await t.request('DELETE', '/api/v1/environments/cached', { project, environment: null });

@@ -49,6 +49,7 @@ export interface TestResponse {
 }
 
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
+export const TEST_PREVIEW_SECRET = 'test-preview-secret-0123456789abcdef0123';
 
 /** Starts a server for a test file; pass env to override settings. */
 export async function startTestServer(
@@ -61,7 +62,7 @@ export async function startTestServer(
     HOST: '127.0.0.1',
     CMS_DATA_DIR: dataDir,
     CMS_SECRET: TEST_SECRET,
-    CMS_PREVIEW_TOKEN_SECRET: 'test-preview-secret-0123456789abcdef0123',
+    CMS_PREVIEW_TOKEN_SECRET: TEST_PREVIEW_SECRET,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   });
