@@ -36,6 +36,8 @@ export interface ServerDeps {
 export interface ServiceRegistry {
   provide<T>(name: string, service: T): void;
   get<T>(name: string): T;
+  /** The service, or null when no loaded module provides it (optional collaborations). */
+  find<T>(name: string): T | null;
 }
 
 /** What a module's setup hands back to the server. */

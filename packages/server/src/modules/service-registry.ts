@@ -12,5 +12,8 @@ export function createServiceRegistry(): ServiceRegistry {
       if (!services.has(name)) throw new Error(`Service "${name}" is not provided by any loaded module`);
       return services.get(name) as T;
     },
+    find<T>(name: string): T | null {
+      return (services.get(name) as T | undefined) ?? null;
+    },
   };
 }

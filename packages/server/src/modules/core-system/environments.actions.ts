@@ -7,7 +7,7 @@ import {
 } from './environments.schemas.js';
 import type { CreateEnvironmentInput, EnvironmentsService } from './environments.service.js';
 
-/** Environment routes of `core.system` (clone and promote come with the content area). */
+/** Environment routes of `core.system` (cloning is done by, and promotion declared in, the content area). */
 export function environmentActions(environments: EnvironmentsService) {
   return [
     defineAction({
@@ -27,7 +27,7 @@ export function environmentActions(environments: EnvironmentsService) {
       kind: 'command',
       method: 'POST',
       path: '/api/v1/environments',
-      summary: 'Create an environment in the project, optionally extending another one',
+      summary: 'Create an environment in the project, optionally extending or cloning another one',
       permissions: ['settings:manage'],
       target: 'project',
       request: { body: createEnvironmentBodySchema },

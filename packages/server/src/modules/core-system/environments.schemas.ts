@@ -13,7 +13,7 @@ export const environmentSchema = {
 /** Environment names: lowercase words, like slugs. */
 export const ENVIRONMENT_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 
-/** Body of `POST /api/v1/environments` (no `cloneFrom` yet: unknown properties are INVALID_INPUT). */
+/** Body of `POST /api/v1/environments`; unknown properties are INVALID_INPUT. */
 export const createEnvironmentBodySchema = {
   type: 'object',
   required: ['name'],
@@ -21,6 +21,7 @@ export const createEnvironmentBodySchema = {
   properties: {
     name: { type: 'string', pattern: ENVIRONMENT_NAME_PATTERN },
     extends: { type: 'string', pattern: ENVIRONMENT_NAME_PATTERN },
+    cloneFrom: { type: 'string', pattern: ENVIRONMENT_NAME_PATTERN },
   },
 } as const;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
 import type { ProjectTarget, RequestContext } from '../../http/request-context.js';
-import { type Db, type Queryable, withTransaction } from '../../storage/db.js';
+import { type Db, type Queryable, type Transaction, withTransaction } from '../../storage/db.js';
 import {
   deleteEnvironmentIfUnreferenced,
   type EnvironmentRow,
@@ -11,6 +11,7 @@ import {
 } from '../../storage/repositories/environments.repository.js';
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
 import type { TargetResolver } from '../../tenancy/target-resolver.js';
+import type { ServiceRegistry } from '../module-types.js';
 
 /** Wire shape of an environment. */
 export interface EnvironmentView {
@@ -25,10 +26,26 @@ export function toEnvironmentView(row: EnvironmentRow): EnvironmentView {
   return { name: row.name, extends: row.extendsName, isDefault: row.isDefault, createdAt: row.createdAt };
 }
 
-/** Input of `POST /api/v1/environments` (`cloneFrom` belongs to the content area). */
+/** Input of `POST /api/v1/environments`; `cloneFrom` is carried out by the content area. */
 export interface CreateEnvironmentInput {
   name: string;
   extends?: string;
+  cloneFrom?: string;
+}
+
+/** Registry name of the content area's environment service (provided by `domain.content`). */
+export const CONTENT_ENVIRONMENTS_SERVICE = 'content.environments';
+
+/**
+ * What `core.system` needs of the content area to clone an environment. `domain.content` provides
+ * it; `core.system` is set up first and must not import it, so it looks it up at request time.
+ */
+export interface ContentEnvironments {
+  /** Copies schema, documents and their history from source into the new, empty target, in `tx`. */
+  cloneInto(
+    tx: Transaction,
+    scope: { projectId: string; sourceEnvironmentId: string; targetEnvironmentId: string },
+  ): Promise<unknown>;
 }
 
 function requireProject(ctx: RequestContext): ProjectTarget {
@@ -38,9 +55,27 @@ function requireProject(ctx: RequestContext): ProjectTarget {
 }
 
 /** Environments of a project, as far as the caller may see them; created and deleted with `settings:manage`. */
-export function createEnvironmentsService(deps: { db: Db; bus: InvalidationBus; targets: TargetResolver }) {
+export function createEnvironmentsService(deps: {
+  db: Db;
+  bus: InvalidationBus;
+  targets: TargetResolver;
+  registry: ServiceRegistry;
+}) {
   // Every process's target cache learns of the change when it commits (tenancy/invalidation.ts).
   const publishTargets = (tx: Queryable) => deps.bus.publish(tx, 'targets');
+
+  /** The environment to clone and the content service that clones it, or INVALID_INPUT. */
+  async function findCloneSource(ctx: RequestContext, project: ProjectTarget, name: string) {
+    // Looked up per request: domain.content is set up after core.system and may not be loaded.
+    const content = deps.registry.find<ContentEnvironments>(CONTENT_ENVIRONMENTS_SERVICE);
+    if (!content)
+      throw invalidInput({ 'body.cloneFrom': 'cloning needs the domain.content module, which is not loaded' });
+    const source = ctx.principal.canAccess(project.projectSlug, name)
+      ? await findEnvironment(deps.db, project.projectId, name)
+      : null;
+    if (!source) throw invalidInput({ 'body.cloneFrom': `no environment "${name}" in this project` });
+    return { content, source };
+  }
 
   return {
     async list(ctx: RequestContext): Promise<EnvironmentView[]> {
@@ -61,15 +96,24 @@ export function createEnvironmentsService(deps: { db: Db; bus: InvalidationBus; 
         if (!base) throw invalidInput({ 'body.extends': `no environment "${input.extends}" in this project` });
         extendsId = base.id;
       }
+      const clone = input.cloneFrom === undefined ? null : await findCloneSource(ctx, project, input.cloneFrom);
+      const id = randomUUID();
       return withTransaction(deps.db, async (tx) => {
         const inserted = await insertEnvironmentIfNameFree(tx, {
-          id: randomUUID(),
+          id,
           projectId: project.projectId,
           name: input.name,
           extendsId,
           isDefault: false,
         });
         if (!inserted) throw invalidInput({ 'body.name': 'already exists in this project' });
+        if (clone) {
+          await clone.content.cloneInto(tx, {
+            projectId: project.projectId,
+            sourceEnvironmentId: clone.source.id,
+            targetEnvironmentId: id,
+          });
+        }
         await publishTargets(tx);
         const row = await findEnvironment(tx, project.projectId, input.name);
         if (!row) throw new Error(`environment ${input.name} vanished inside its own transaction`);

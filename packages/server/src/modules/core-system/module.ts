@@ -52,7 +52,7 @@ export const coreSystemModule: ServerModule = {
     });
     const me = createMeService();
     const projects = createProjectsService({ db, bus });
-    const environments = createEnvironmentsService({ db, bus, targets: deps.targets });
+    const environments = createEnvironmentsService({ db, bus, targets: deps.targets, registry: deps.registry });
     const auth = createAuthService({ db, sessions, throttle: createLoginThrottle({ db, clock }) });
     return {
       actions: [

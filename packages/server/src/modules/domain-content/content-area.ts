@@ -1,3 +1,4 @@
+import { CONTENT_ENVIRONMENTS_SERVICE } from '../core-system/environments.service.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
 import { createDocumentLifecycleService } from './documents/document-lifecycle.service.js';
 import { documentVersionActions } from './documents/document-versions.actions.js';
@@ -5,10 +6,13 @@ import { createDocumentVersionsService } from './documents/document-versions.ser
 import { documentActions } from './documents/documents.actions.js';
 import { createDocumentsService } from './documents/documents.service.js';
 import type { DomainShared } from './domain-shared.js';
+import { createEnvironmentCloneService } from './environments/environment-clone.service.js';
+import { createEnvironmentPromoteService } from './environments/environment-promote.service.js';
+import { promoteActions } from './environments/promote.actions.js';
 import { schemaActions } from './schema/schema.actions.js';
 import { createSchemaService } from './schema/schema.service.js';
 
-/** The content area (schema registry and document lifecycle) of `domain.content`: its actions and background work. */
+/** The content area (schema registry, document lifecycle, environment clone and promote) of `domain.content`: its actions and background work. */
 export async function setupContentArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
   const clock = () => new Date();
   const documentDeps = { db: deps.db, outbox: shared.outbox, schemas: shared.schemas, clock };
@@ -16,11 +20,15 @@ export async function setupContentArea(deps: ServerDeps, shared: DomainShared): 
   const documents = createDocumentsService(documentDeps);
   const lifecycle = createDocumentLifecycleService(documentDeps);
   const versions = createDocumentVersionsService(documentDeps);
+  // core.system's `POST /environments { cloneFrom }` looks this up at request time.
+  deps.registry.provide(CONTENT_ENVIRONMENTS_SERVICE, createEnvironmentCloneService());
+  const promotion = createEnvironmentPromoteService({ db: deps.db, outbox: shared.outbox, clock });
   return {
     actions: [
       ...schemaActions(schema),
       ...documentActions(documents, lifecycle),
       ...documentVersionActions(lifecycle, versions),
+      ...promoteActions(promotion),
     ],
   };
 }

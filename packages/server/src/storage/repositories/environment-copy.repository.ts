@@ -1,0 +1,166 @@
+/**
+ * SQL of copying content between two environments of one project: cloning a whole environment
+ * (schema, documents, versions) with `insert ... select`, and the reads and writes of promoting
+ * published documents (decisions.md §4, docs/api.md "Environments: clone and promote").
+ */
+import type { Queryable } from '../db.js';
+import { DOCUMENT_COLUMNS, type DocumentRow, type Scope } from './document-row.js';
+
+/** Source and target of a copy inside one project. */
+export interface CopyScope {
+  projectId: string;
+  sourceEnvironmentId: string;
+  targetEnvironmentId: string;
+}
+
+/** How many rows a clone wrote. */
+export interface CloneCounts {
+  schemas: number;
+  documents: number;
+  versions: number;
+}
+
+/**
+ * The id a source id ($3 = target environment id) gets in the copy: a UUID-shaped MD5 of the target
+ * environment and the source id. Deterministic, so every statement of the clone (documents,
+ * translation groups, versions, references) maps an old id to the same new one without a
+ * mapping table or a round trip per row; unique because the target environment id is fresh.
+ */
+function copiedId(sourceIdText: string): string {
+  return `(overlay(overlay(md5($3::uuid::text || ${sourceIdText}) placing '4' from 13) placing '8' from 17))::uuid`;
+}
+
+/**
+ * A JSON string token holding exactly a UUID in `jsonb::text` output, with the character before
+ * its opening quote (never a backslash for a real token: quotes inside strings are escaped).
+ */
+const UUID_TOKEN_PATTERN = '([^\\\\])"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"';
+
+/**
+ * `column` (jsonb) with every string value that is the id of a document of the source environment
+ * replaced by that document's copy id ($4 = UUID_TOKEN_PATTERN). Splitting the text at the tokens
+ * and joining the pieces with the (mapped) tokens keeps it one expression inside `insert ... select`.
+ */
+function remappedIds(column: string): string {
+  return `(select string_agg(piece.text || coalesce(token.text, ''), '' order by piece.n)::jsonb
+    from regexp_split_to_table(${column}::text, $4) with ordinality as piece (text, n)
+    left join (
+      select found.n, found.m[1] || '"' || case
+          when exists (select 1 from documents ref where ref.project_id = $1 and ref.environment_id = $2
+                       and ref.id = lower(found.m[2])::uuid)
+          then ${copiedId('lower(found.m[2])')}::text
+          else found.m[2] end || '"' as text
+      from regexp_matches(${column}::text, $4, 'g') with ordinality as found (m, n)
+    ) token on token.n = piece.n)`;
+}
+
+/**
+ * Copies the schema in force in the source (its own or inherited through `extends`) as the
+ * target's own registry row, so the copied documents keep the schema they were written against.
+ */
+async function copySchema(tx: Queryable, scope: CopyScope): Promise<number> {
+  const result = await tx.query(
+    `insert into schema_registry (environment_id, project_id, schema_hash, resolved_schema, raw_config_snapshot,
+       synced_at, synced_by)
+     select $3::uuid, s.project_id, s.schema_hash, s.resolved_schema, s.raw_config_snapshot, s.synced_at, s.synced_by
+     from (
+       with recursive chain (id, extends_id, depth) as (
+         select id, extends_id, 0 from environments where id = $2 and project_id = $1
+         union all
+         select e.id, e.extends_id, chain.depth + 1 from environments e
+         join chain on e.id = chain.extends_id where e.project_id = $1 and chain.depth < 16
+       )
+       select s.* from chain join schema_registry s on s.environment_id = chain.id and s.project_id = $1
+       order by chain.depth limit 1
+     ) s
+     where exists (select 1 from environments t where t.id = $3::uuid and t.project_id = $1)`,
+    [scope.projectId, scope.sourceEnvironmentId, scope.targetEnvironmentId],
+  );
+  return result.rowCount;
+}
+
+/** Copies every document (soft-deleted ones too) with new ids, mapped groups and references. */
+async function copyDocuments(tx: Queryable, scope: CopyScope): Promise<number> {
+  const result = await tx.query(
+    `insert into documents (id, project_id, environment_id, translation_group_id, type, path, locale, format,
+       draft_frontmatter, draft_body, draft_revision, version, published_version, published_frontmatter,
+       published_body, published_at, has_unpublished_changes, is_deleted, deleted_at, deleted_by,
+       created_by, updated_by, created_at, updated_at)
+     select ${copiedId('d.id::text')}, d.project_id, $3::uuid, ${copiedId('d.translation_group_id::text')}, d.type,
+       d.path, d.locale, d.format, ${remappedIds('d.draft_frontmatter')}, d.draft_body, d.draft_revision,
+       d.version, d.published_version, ${remappedIds('d.published_frontmatter')}, d.published_body,
+       d.published_at, d.has_unpublished_changes, d.is_deleted, d.deleted_at, d.deleted_by, d.created_by,
+       d.updated_by, d.created_at, d.updated_at
+     from documents d where d.project_id = $1 and d.environment_id = $2`,
+    [scope.projectId, scope.sourceEnvironmentId, scope.targetEnvironmentId, UUID_TOKEN_PATTERN],
+  );
+  return result.rowCount;
+}
+
+/** Copies the version history of every document, pointing at the copies. */
+async function copyVersions(tx: Queryable, scope: CopyScope): Promise<number> {
+  const result = await tx.query(
+    `insert into document_versions (document_id, version, project_id, environment_id, frontmatter, body,
+       published_at, published_by, change_summary)
+     select ${copiedId('v.document_id::text')}, v.version, v.project_id, $3::uuid, ${remappedIds('v.frontmatter')},
+       v.body, v.published_at, v.published_by, v.change_summary
+     from document_versions v where v.project_id = $1 and v.environment_id = $2`,
+    [scope.projectId, scope.sourceEnvironmentId, scope.targetEnvironmentId, UUID_TOKEN_PATTERN],
+  );
+  return result.rowCount;
+}
+
+/** Copies schema, documents and versions from source to a new, empty target: three statements. */
+export async function copyEnvironmentContent(tx: Queryable, scope: CopyScope): Promise<CloneCounts> {
+  const schemas = await copySchema(tx, scope);
+  const documents = await copyDocuments(tx, scope);
+  const versions = await copyVersions(tx, scope);
+  return { schemas, documents, versions };
+}
+
+/** Every non-deleted document of an environment; `forUpdate` locks them until the transaction ends. */
+export async function listLiveDocuments(
+  db: Queryable,
+  scope: Scope,
+  options: { forUpdate?: boolean } = {},
+): Promise<DocumentRow[]> {
+  const result = await db.query<DocumentRow>(
+    `select ${DOCUMENT_COLUMNS} from documents d
+     where d.project_id = $1 and d.environment_id = $2 and not d.is_deleted
+     order by d.path, d.locale${options.forUpdate ? ' for update' : ''}`,
+    [scope.projectId, scope.environmentId],
+  );
+  return result.rows;
+}
+
+/** Replaces format and draft of a non-deleted document (a promotion overwriting it), bumping the revision. */
+export async function overwriteDraft(
+  db: Queryable,
+  scope: Scope,
+  change: {
+    id: string;
+    format: 'md' | 'mdx';
+    frontmatter: Record<string, unknown>;
+    body: string;
+    by: string;
+    at: Date;
+  },
+): Promise<DocumentRow | null> {
+  const result = await db.query<DocumentRow>(
+    `update documents as d set format = $4, draft_frontmatter = $5, draft_body = $6,
+       draft_revision = d.draft_revision + 1, has_unpublished_changes = true, updated_by = $7, updated_at = $8
+     where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted
+     returning ${DOCUMENT_COLUMNS}`,
+    [
+      scope.projectId,
+      scope.environmentId,
+      change.id,
+      change.format,
+      JSON.stringify(change.frontmatter),
+      change.body,
+      change.by,
+      change.at,
+    ],
+  );
+  return result.rows[0] ?? null;
+}
