@@ -5,16 +5,19 @@ import { createContentReadsService } from './reads/content-reads.service.js';
 import { createPreviewAuthStrategy } from './reads/preview-auth-strategy.js';
 import { previewTokensActions } from './reads/preview-tokens.actions.js';
 import { createPreviewTokensService } from './reads/preview-tokens.service.js';
+import { searchActions } from './reads/search.actions.js';
+import { createSearchService } from './reads/search.service.js';
 
 /**
- * The content reads area (get, list, overview, variants, resolve, preview tokens) of `domain.content`:
+ * The content reads area (get, list, overview, variants, resolve, search, preview tokens) of `domain.content`:
  * its actions and the `Authorization: Preview <token>` strategy.
  */
 export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
   const reads = createContentReadsService({ db: deps.db, schemas: shared.schemas });
+  const search = createSearchService({ db: deps.db, schemas: shared.schemas });
   const previews = createPreviewTokensService({ db: deps.db, secret: deps.config.previewTokenSecret });
   return {
-    actions: [...contentReadsActions(reads), ...previewTokensActions(previews)],
+    actions: [...contentReadsActions(reads), ...searchActions(search), ...previewTokensActions(previews)],
     authStrategies: [createPreviewAuthStrategy({ secret: deps.config.previewTokenSecret })],
   };
 }

@@ -59,7 +59,8 @@ function defaultOrder(sort: DocumentSort): 'asc' | 'desc' {
   return sort === 'path' ? 'asc' : 'desc';
 }
 
-function schemaTypeOrThrow(schema: EffectiveSchema | null, name: string): SchemaType {
+/** The type of the effective schema named `name`, else `SCHEMA_NOT_FOUND`. */
+export function schemaTypeOrThrow(schema: EffectiveSchema | null, name: string): SchemaType {
   const type = schema?.types.get(name);
   if (!type) {
     throw new CmsError(
