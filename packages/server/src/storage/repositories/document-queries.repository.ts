@@ -132,14 +132,37 @@ function listConditions(alias: string, filter: DocumentListFilter, params: unkno
   return conditions.join(' and ');
 }
 
+/**
+ * The total from the per-type counters (migration 0010) when the filter is one they keep: every live
+ * or every published document of a type, optionally of one locale. Other filters count rows.
+ */
+function countedTotalQuery(filter: DocumentListFilter, params: unknown[]): string | null {
+  const simple =
+    !filter.includeDeleted &&
+    filter.isPublished === undefined &&
+    filter.hasUnpublishedChanges === undefined &&
+    filter.path === undefined &&
+    filter.slug === undefined;
+  if (!simple) return null;
+  params.push(filter.type);
+  const conditions = ['c.project_id = $1', 'c.environment_id = $2', `c.type = $${params.length}`];
+  if (filter.locale !== undefined) {
+    params.push(filter.locale);
+    conditions.push(`c.locale = $${params.length}`);
+  }
+  const column = filter.published ? 'published' : 'live';
+  return `select coalesce(sum(c.${column}), 0)::int as total from document_counts c where ${conditions.join(' and ')}`;
+}
+
 function orderBy(alias: string, page: Pick<DocumentListPage, 'sort' | 'order'>): string {
   const direction = page.order === 'asc' ? 'asc' : 'desc';
   return `${alias}.${SORT_COLUMNS[page.sort]} ${direction}, ${alias}.id ${direction}`;
 }
 
 /**
- * A page of documents and the exact total, in one statement (one snapshot): the count and the
- * page's ids come from index-only scans, then only the page's rows are read by primary key, so a
+ * A page of documents and the exact total, in one statement (one snapshot): the total comes from
+ * the per-type counters when the filter allows, else from an index-only count; the page's ids come
+ * from an index-only scan, then only the page's rows are read by primary key, so a
  * deep offset skips index entries instead of table rows. An empty page still returns the total.
  */
 export async function listDocumentRows(
@@ -149,13 +172,15 @@ export async function listDocumentRows(
   page: DocumentListPage,
 ): Promise<DocumentRowPage> {
   const params: unknown[] = [scope.projectId, scope.environmentId];
-  const counted = listConditions('c', filter, params);
+  const totalQuery =
+    countedTotalQuery(filter, params) ??
+    `select count(*)::int as total from documents c where ${listConditions('c', filter, params)}`;
   const paged = listConditions('p', filter, params);
   params.push(page.limit, page.offset);
   const [limit, offset] = [`$${params.length - 1}`, `$${params.length}`];
   const result = await db.query<DocumentRow & { total: number }>(
     `select t.total, ${DOCUMENT_COLUMNS}
-     from (select count(*)::int as total from documents c where ${counted}) t
+     from (${totalQuery}) t
      left join lateral (
        select p.id from documents p where ${paged} order by ${orderBy('p', page)} limit ${limit} offset ${offset}
      ) page on true
