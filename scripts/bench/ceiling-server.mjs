@@ -1,0 +1,106 @@
+/**
+ * The ceiling: a bare Fastify server (no hooks, no logging, no validation) run as its own process,
+ * with the two cheapest ways to answer the single-document GET:
+ *   GET /memory    the response bytes, built once at start, sent from memory (the framework ceiling)
+ *   GET /db/:id    the same JSON built from one primary-key lookup per request (the database ceiling)
+ *   GET /readyz    `select 1`, so the benchmark can wait for leftover requests between runs
+ * It opens the database through the server's own storage module, so PGlite goes through the same
+ * serialising queue and PostgreSQL through a pool of the same size as the CMS.
+ *
+ * Settings (environment): CEILING_DOCUMENT_ID (required), CEILING_DATABASE_URL (PostgreSQL) or
+ * CEILING_DATA_DIR (PGlite in `{dir}/db`, which no other process may hold), CEILING_POOL_MAX,
+ * CEILING_PROJECT, CEILING_ENVIRONMENT. Prints one JSON line `{ "event": "ready", ... }` when listening.
+ */
+import Fastify from 'fastify';
+import { openDb } from '../../packages/server/dist/storage/open-db.js';
+
+/** The columns a document response needs, by primary key only (interface.md "Document"). */
+const SELECT_DOCUMENT = `select id, translation_group_id, path, type, locale, format, is_deleted, has_unpublished_changes,
+  version, published_version, draft_revision, published_frontmatter, published_body, created_by, updated_by,
+  created_at, updated_at
+  from documents where id = $1`;
+
+/**
+ * The published document in the `{ data }` envelope, fields in the order of the CMS response schema.
+ * @param {Record<string, any>} row
+ * @param {string} project
+ * @param {string} environment
+ */
+function toDocumentJson(row, project, environment) {
+  return JSON.stringify({
+    data: {
+      documentId: row.id,
+      translationGroupId: row.translation_group_id,
+      project,
+      environment,
+      path: row.path,
+      type: row.type,
+      locale: row.locale,
+      format: row.format,
+      isDeleted: row.is_deleted,
+      hasUnpublishedChanges: row.has_unpublished_changes,
+      version: row.version,
+      publishedVersion: row.published_version,
+      draftRevision: row.draft_revision,
+      frontmatter: row.published_frontmatter ?? {},
+      body: row.published_body ?? '',
+      resolveErrors: {},
+      createdBy: row.created_by,
+      updatedBy: row.updated_by,
+      createdAt: new Date(row.created_at).toISOString(),
+      updatedAt: new Date(row.updated_at).toISOString(),
+    },
+  });
+}
+
+async function main() {
+  const documentId = process.env.CEILING_DOCUMENT_ID;
+  if (!documentId) throw new Error('CEILING_DOCUMENT_ID is required');
+  const project = process.env.CEILING_PROJECT ?? 'default';
+  const environment = process.env.CEILING_ENVIRONMENT ?? 'production';
+  const db = await openDb({
+    databaseUrl: process.env.CEILING_DATABASE_URL || null,
+    databasePoolMax: Number(process.env.CEILING_POOL_MAX ?? 10),
+    dataDir: process.env.CEILING_DATA_DIR ?? '',
+  });
+
+  const first = await db.query(SELECT_DOCUMENT, [documentId]);
+  if (first.rows.length === 0) throw new Error(`document ${documentId} not found`);
+  const inMemory = Buffer.from(toDocumentJson(first.rows[0], project, environment));
+
+  const app = Fastify({ logger: false });
+  app.get('/memory', (_request, reply) => {
+    reply.type('application/json; charset=utf-8').send(inMemory);
+  });
+  app.get('/db/:id', async (request, reply) => {
+    const { id } = /** @type {{ id: string }} */ (request.params);
+    const result = await db.query(SELECT_DOCUMENT, [id]);
+    const row = result.rows[0];
+    if (!row) return reply.code(404).send({ error: 'not found' });
+    return reply.type('application/json; charset=utf-8').send(toDocumentJson(row, project, environment));
+  });
+  // Same role as the CMS's /readyz: answers once the database has worked off everything queued before it.
+  app.get('/readyz', async () => {
+    await db.query('select 1');
+    return { status: 'ok' };
+  });
+  const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
+  process.stdout.write(`${JSON.stringify({ event: 'ready', url: address, bodyBytes: inMemory.length })}\n`);
+
+  const stop = () => {
+    app
+      .close()
+      .then(() => db.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error) => {
+  console.error('ceiling-server: cannot start:', error);
+  process.exit(1);
+});

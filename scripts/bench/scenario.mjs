@@ -1,0 +1,331 @@
+/**
+ * One scenario: one engine at one collection size. Seed a fresh database, measure the ceiling
+ * server on it, then start the CMS (cold start), measure every endpoint, stop, clean up.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createBenchDatabase } from './databases.mjs';
+import { baseHeaders, ENDPOINTS } from './endpoints.mjs';
+import { drain, runLoad, sendOnce, timeAlone } from './measure.mjs';
+import { readRssBytes, startCeiling, startCms } from './processes.mjs';
+import { seedDatabase } from './seed.mjs';
+
+/** Let a freshly started server settle (JIT, first GC) before its idle memory is read. */
+const SETTLE_MS = 1_000;
+/** Share of a limited write pool spent on warm-up. */
+const WARMUP_POOL_SHARE = 0.15;
+/** Sequential requests whose median is the "alone" latency of a read. */
+const ALONE_SAMPLES = 5;
+
+/**
+ * @typedef {import('./measure.mjs').LoadResult} LoadResult
+ * @typedef {import('./settings.mjs').BenchSettings} BenchSettings
+ * @typedef {import('./endpoints.mjs').EndpointDefinition} EndpointDefinition
+ * @typedef {import('./endpoints.mjs').Workload} Workload
+ */
+
+/**
+ * @typedef {object} EndpointResult
+ * @property {string} name
+ * @property {string} label
+ * @property {'read' | 'write' | 'ceiling'} kind
+ * @property {'measured' | 'skipped' | 'failed'} status
+ * @property {string | null} reason Why it was skipped or failed.
+ * @property {string | null} note Anything that qualifies the numbers.
+ * @property {number} connections
+ * @property {number | null} bodyBytes Size of one response body.
+ * @property {number | null} aloneMs Median latency of a read sent on its own, with nothing queued (reads, ceilings).
+ * @property {LoadResult | null} load
+ * @property {number | null} vsDbCeiling req/s as a share of the database ceiling (reads).
+ * @property {number | null} vsMemoryCeiling req/s as a share of the in-memory ceiling (reads).
+ */
+
+/**
+ * @typedef {object} ScenarioResult
+ * @property {'pglite' | 'postgres'} engine
+ * @property {number} posts
+ * @property {string | null} databaseName
+ * @property {number | null} seedMs
+ * @property {number | null} coldStartMs Spawn to first successful GET /readyz.
+ * @property {number | null} startupLogMs `startupMs` of the server's "server listening" log line.
+ * @property {number | null} rssIdleBytes Server RSS after start, before any load.
+ * @property {number | null} rssPeakBytes Highest server RSS sampled under load.
+ * @property {number | null} ceilingRssIdleBytes
+ * @property {string[]} catalogActions Ids of `content.*` and `media.*` actions the server declares.
+ * @property {EndpointResult[]} endpoints Ceilings first, then the CMS endpoints.
+ * @property {string | null} profileDir Where `--cpu-prof` wrote the server's profile.
+ * @property {string | null} error Set when the scenario could not finish.
+ */
+
+/** @param {string} message */
+const log = (message) => process.stdout.write(`[bench] ${message}\n`);
+
+/**
+ * @param {EndpointDefinition | { name: string, label: string }} endpoint
+ * @param {'read' | 'write' | 'ceiling'} kind
+ * @param {number} connections
+ * @returns {EndpointResult}
+ */
+function emptyResult(endpoint, kind, connections) {
+  return {
+    name: endpoint.name,
+    label: endpoint.label,
+    kind,
+    status: 'measured',
+    reason: null,
+    note: null,
+    connections,
+    bodyBytes: null,
+    aloneMs: null,
+    load: null,
+    vsDbCeiling: null,
+    vsMemoryCeiling: null,
+  };
+}
+
+/** @param {LoadResult} load */
+function describe(load) {
+  const failures = load.non2xx + load.errors;
+  return `${Math.round(load.rps)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms${failures ? `, ${failures} failed` : ''}`;
+}
+
+/**
+ * Warm-up, then the measured run; after each, waits for the server to work off the leftovers.
+ * @param {{ url: string, pid: number, connections: number, workload: Workload, settings: BenchSettings }} options
+ * @returns {Promise<{ load: LoadResult, note: string | null }>}
+ */
+async function warmAndMeasure({ url, pid, connections, workload, settings }) {
+  const common = { url, pid, connections, next: workload.next, onResponse: workload.onResponse };
+  const { remaining } = workload;
+  if (remaining) {
+    const warmup = Math.floor(remaining() * WARMUP_POOL_SHARE);
+    if (settings.warmupSeconds > 0 && warmup >= connections) {
+      await runLoad({ ...common, durationSeconds: settings.warmupSeconds, maxRequests: warmup });
+      await drain(url);
+    }
+    const budget = remaining();
+    if (budget < connections) throw new Error(`only ${budget} documents left to publish`);
+    const load = await runLoad({ ...common, durationSeconds: settings.durationSeconds, maxRequests: budget });
+    await drain(url);
+    const ranDry = load.durationSeconds < settings.durationSeconds * 0.95;
+    return {
+      load,
+      note: ranDry ? `pool of ${budget} unpublished documents used up after ${load.durationSeconds} s` : null,
+    };
+  }
+  if (settings.warmupSeconds > 0) {
+    await runLoad({ ...common, durationSeconds: settings.warmupSeconds });
+    await drain(url);
+  }
+  const load = await runLoad({ ...common, durationSeconds: settings.durationSeconds });
+  await drain(url);
+  return { load, note: null };
+}
+
+/**
+ * Marks a run in which no request completed: every request queued longer than the run.
+ * @param {EndpointResult} row
+ * @param {number} durationSeconds
+ */
+function flagEmptyRun(row, durationSeconds) {
+  if (!row.load || row.load.requests > 0) return;
+  row.status = 'failed';
+  const alone = row.aloneMs === null ? '' : ` (one request alone: ${row.aloneMs} ms)`;
+  row.reason = `no response completed within ${durationSeconds} s at ${row.connections} connections${alone}`;
+}
+
+/**
+ * `METHOD /path` of every declared action, parameters as `{}`; and the content/media action ids.
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ */
+async function readCatalog(url, headers) {
+  const response = await sendOnce(url, { method: 'GET', path: '/api/v1/actions', headers });
+  /** @type {Array<{ id: string, method: string, path: string }>} */
+  const actions = Array.isArray(response.json?.data) ? response.json.data : [];
+  const routes = new Set(actions.map((action) => `${action.method} ${action.path.replace(/\{[^}]*\}|:[^/]+/g, '{}')}`));
+  const ids = actions.map((action) => action.id).filter((id) => /^(content|media)\./.test(id));
+  return { routes, ids: ids.sort() };
+}
+
+/**
+ * Measures the two ceiling routes; the CMS must not hold a PGlite data dir meanwhile.
+ * @param {import('./databases.mjs').BenchDatabase} database
+ * @param {import('./seed.mjs').SeedResult} seed
+ * @param {BenchSettings} settings
+ */
+async function measureCeilings(database, seed, settings) {
+  const ceiling = await startCeiling(database, { documentId: seed.readDocumentId });
+  try {
+    const rssIdleBytes = readRssBytes(ceiling.pid);
+    /** @type {EndpointResult[]} */
+    const rows = [];
+    for (const [name, label, path] of [
+      ['ceiling-memory', 'ceiling: same JSON from memory', '/memory'],
+      ['ceiling-db', 'ceiling: same JSON by primary key', `/db/${seed.readDocumentId}`],
+    ]) {
+      const row = emptyResult({ name, label }, 'ceiling', settings.readConnections);
+      const request = { method: 'GET', path, headers: {} };
+      row.bodyBytes = (await sendOnce(ceiling.url, request)).bytes;
+      const measured = await warmAndMeasure({
+        url: ceiling.url,
+        pid: ceiling.pid,
+        connections: settings.readConnections,
+        workload: { next: () => request },
+        settings,
+      });
+      row.load = measured.load;
+      row.aloneMs = await timeAlone(ceiling.url, () => request, ALONE_SAMPLES);
+      log(`  ${label}: ${describe(measured.load)}`);
+      rows.push(row);
+    }
+    return { rows, rssIdleBytes };
+  } finally {
+    await ceiling.stop();
+  }
+}
+
+/**
+ * Probes one endpoint, then measures it if it answers.
+ * @param {EndpointDefinition} endpoint
+ * @param {{ url: string, pid: number, routes: Set<string>, ctx: import('./endpoints.mjs').ScenarioContext, settings: BenchSettings }} options
+ * @returns {Promise<EndpointResult>}
+ */
+async function measureEndpoint(endpoint, { url, pid, routes, ctx, settings }) {
+  const connections = endpoint.kind === 'read' ? settings.readConnections : settings.writeConnections;
+  const row = emptyResult(endpoint, endpoint.kind, connections);
+  const workload = endpoint.workload(ctx);
+  if (workload.remaining && workload.remaining() < connections) {
+    row.status = 'skipped';
+    row.reason = 'no unpublished documents to publish (create and update did not run)';
+    return row;
+  }
+  const probe = await sendOnce(url, workload.next());
+  workload.onResponse?.(probe.status, probe.text);
+  row.bodyBytes = probe.bytes;
+  if (probe.status < 200 || probe.status >= 300) {
+    const code = probe.json?.error?.code ?? 'unknown';
+    const message = probe.json?.error?.message ?? '';
+    const declared = routes.has(endpoint.route);
+    row.status = probe.status === 404 && code === 'NOT_FOUND' && !declared ? 'skipped' : 'failed';
+    row.reason =
+      row.status === 'skipped'
+        ? 'not implemented yet (404 NOT_FOUND for the route)'
+        : `${probe.status} ${code}: ${message}`;
+    return row;
+  }
+  const measured = await warmAndMeasure({ url, pid, connections, workload, settings });
+  row.load = measured.load;
+  row.note = measured.note;
+  if (endpoint.kind === 'read') row.aloneMs = await timeAlone(url, workload.next, ALONE_SAMPLES);
+  if (measured.load.requests > 0 && measured.load.requests < 2 * connections) {
+    row.note = `only ${measured.load.requests} responses: each request queued behind the others`;
+  }
+  flagEmptyRun(row, settings.durationSeconds);
+  return row;
+}
+
+/**
+ * Runs one engine at one size.
+ * @param {'pglite' | 'postgres'} engine
+ * @param {number} posts
+ * @param {BenchSettings} settings
+ * @param {{ profileRoot: string }} paths
+ * @returns {Promise<ScenarioResult>}
+ */
+export async function runScenario(engine, posts, settings, paths) {
+  /** @type {ScenarioResult} */
+  const result = {
+    engine,
+    posts,
+    databaseName: null,
+    seedMs: null,
+    coldStartMs: null,
+    startupLogMs: null,
+    rssIdleBytes: null,
+    rssPeakBytes: null,
+    ceilingRssIdleBytes: null,
+    catalogActions: [],
+    endpoints: [],
+    profileDir: null,
+    error: null,
+  };
+  /** @type {import('./databases.mjs').BenchDatabase | null} */
+  let database = null;
+  try {
+    database = await createBenchDatabase(engine, { adminUrl: settings.adminDatabaseUrl, poolMax: settings.poolMax });
+    result.databaseName = database.databaseName;
+    log(`${engine} ${posts} posts: seeding`);
+    const db = await database.open();
+    /** @type {import('./seed.mjs').SeedResult} */
+    let seed;
+    try {
+      seed = await seedDatabase(db, { posts, updatePoolSize: Math.min(settings.updatePoolSize, posts - 1) });
+    } finally {
+      await db.close();
+    }
+    result.seedMs = seed.seedMs;
+    log(`${engine} ${posts} posts: seeded in ${seed.seedMs} ms; measuring the ceiling`);
+
+    const ceilings = await measureCeilings(database, seed, settings);
+    result.ceilingRssIdleBytes = ceilings.rssIdleBytes;
+    result.endpoints.push(...ceilings.rows);
+    const [memoryCeiling, dbCeiling] = ceilings.rows.map((row) => row.load?.rps ?? null);
+
+    const nodeOptions = [];
+    if (settings.cpuProfile) {
+      result.profileDir = join(paths.profileRoot, `${engine}-${posts}`);
+      await mkdir(result.profileDir, { recursive: true });
+      nodeOptions.push('--cpu-prof', `--cpu-prof-dir=${result.profileDir}`);
+    }
+    const cms = await startCms(database, {
+      logLevel: settings.logLevel,
+      nodeOptions,
+      logFile: join(database.dataDir, 'server.log'),
+    });
+    try {
+      result.coldStartMs = cms.coldStartMs;
+      result.startupLogMs = cms.startupLogMs;
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      result.rssIdleBytes = readRssBytes(cms.pid);
+      log(`${engine} ${posts} posts: server ready in ${cms.coldStartMs} ms (log: ${cms.startupLogMs} ms)`);
+
+      const catalog = await readCatalog(cms.url, baseHeaders(seed));
+      result.catalogActions = catalog.ids;
+      /** @type {import('./endpoints.mjs').ScenarioContext} */
+      const ctx = { seed, tag: randomBytes(4).toString('hex'), createdIds: [], updatedIds: new Set() };
+      const selected = ENDPOINTS.filter(
+        (endpoint) => !settings.endpoints || settings.endpoints.includes(endpoint.name),
+      );
+      for (const endpoint of selected) {
+        const row = await measureEndpoint(endpoint, {
+          url: cms.url,
+          pid: cms.pid,
+          routes: catalog.routes,
+          ctx,
+          settings,
+        });
+        if (row.status === 'measured' && row.load && endpoint.kind === 'read') {
+          row.vsDbCeiling = dbCeiling ? row.load.rps / dbCeiling : null;
+          row.vsMemoryCeiling = memoryCeiling ? row.load.rps / memoryCeiling : null;
+        }
+        if (endpoint.name === 'list-offset-5000' && posts <= 5000) row.note = 'past the last page: an empty list';
+        const peak = row.load?.rssPeakBytes ?? null;
+        if (peak !== null && (result.rssPeakBytes === null || peak > result.rssPeakBytes)) result.rssPeakBytes = peak;
+        log(
+          `  ${endpoint.label}: ${row.status === 'measured' && row.load ? describe(row.load) : `${row.status}: ${row.reason}`}`,
+        );
+        result.endpoints.push(row);
+      }
+    } finally {
+      await cms.stop();
+    }
+  } catch (error) {
+    result.error = error instanceof Error ? error.message : String(error);
+    log(`${engine} ${posts} posts: FAILED: ${result.error}`);
+  } finally {
+    await database?.dispose();
+  }
+  return result;
+}
