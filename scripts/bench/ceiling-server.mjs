@@ -3,6 +3,9 @@
  * with the two cheapest ways to answer the single-document GET:
  *   GET /memory    the response bytes, built once at start, sent from memory (the framework ceiling)
  *   GET /db/:id    the same JSON built from one primary-key lookup per request (the database ceiling)
+ *   GET /db-list   a page of 20 published posts, newest first, with its total: the same SQL shape as the
+ *                  content list at its cheapest (one index-ordered page, the total from the per-type
+ *                  counters when the table exists), to read the list rows against
  *   GET /readyz    `select 1`, so the benchmark can wait for leftover requests between runs
  * It opens the database through the server's own storage module, so PGlite goes through the same
  * serialising queue and PostgreSQL through a pool of the same size as the CMS.
@@ -15,42 +18,48 @@ import Fastify from 'fastify';
 import { openDb } from '../../packages/server/dist/storage/open-db.js';
 
 /** The columns a document response needs, by primary key only (interface.md "Document"). */
-const SELECT_DOCUMENT = `select id, translation_group_id, path, type, locale, format, is_deleted, has_unpublished_changes,
-  version, published_version, draft_revision, published_frontmatter, published_body, created_by, updated_by,
-  created_at, updated_at
+const SELECT_DOCUMENT = `select id, environment_id, translation_group_id, path, type, locale, format, is_deleted,
+  has_unpublished_changes, version, published_version, draft_revision, published_frontmatter, published_body,
+  created_by, updated_by, created_at, updated_at
   from documents where id = $1`;
 
+/** The list page: the same columns, by the published-list index (migration 0006). */
+const SELECT_PAGE = `select id, translation_group_id, path, type, locale, format, is_deleted, has_unpublished_changes,
+  version, published_version, draft_revision, published_frontmatter, published_body, created_by, updated_by,
+  created_at, updated_at
+  from documents where environment_id = $1 and type = 'post' and not is_deleted and published_version is not null
+  order by created_at desc, id desc limit $2 offset $3`;
+const PAGE_SIZE = 20;
+
 /**
- * The published document in the `{ data }` envelope, fields in the order of the CMS response schema.
+ * The published document as the CMS renders it, fields in the order of its response schema.
  * @param {Record<string, any>} row
  * @param {string} project
  * @param {string} environment
  */
-function toDocumentJson(row, project, environment) {
-  return JSON.stringify({
-    data: {
-      documentId: row.id,
-      translationGroupId: row.translation_group_id,
-      project,
-      environment,
-      path: row.path,
-      type: row.type,
-      locale: row.locale,
-      format: row.format,
-      isDeleted: row.is_deleted,
-      hasUnpublishedChanges: row.has_unpublished_changes,
-      version: row.version,
-      publishedVersion: row.published_version,
-      draftRevision: row.draft_revision,
-      frontmatter: row.published_frontmatter ?? {},
-      body: row.published_body ?? '',
-      resolveErrors: {},
-      createdBy: row.created_by,
-      updatedBy: row.updated_by,
-      createdAt: new Date(row.created_at).toISOString(),
-      updatedAt: new Date(row.updated_at).toISOString(),
-    },
-  });
+function toDocument(row, project, environment) {
+  return {
+    documentId: row.id,
+    translationGroupId: row.translation_group_id,
+    project,
+    environment,
+    path: row.path,
+    type: row.type,
+    locale: row.locale,
+    format: row.format,
+    isDeleted: row.is_deleted,
+    hasUnpublishedChanges: row.has_unpublished_changes,
+    version: row.version,
+    publishedVersion: row.published_version,
+    draftRevision: row.draft_revision,
+    frontmatter: row.published_frontmatter ?? {},
+    body: row.published_body ?? '',
+    resolveErrors: {},
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
 }
 
 async function main() {
@@ -66,7 +75,13 @@ async function main() {
 
   const first = await db.query(SELECT_DOCUMENT, [documentId]);
   if (first.rows.length === 0) throw new Error(`document ${documentId} not found`);
-  const inMemory = Buffer.from(toDocumentJson(first.rows[0], project, environment));
+  const inMemory = Buffer.from(JSON.stringify({ data: toDocument(first.rows[0], project, environment) }));
+  const environmentId = String(first.rows[0].environment_id);
+  // The cheapest exact total: the per-type counters when the migrations have them, else a count.
+  const counters = await db.query("select to_regclass('document_counts') is not null as present");
+  const selectTotal = counters.rows[0]?.present
+    ? "select coalesce(sum(published), 0)::int as total from document_counts where environment_id = $1 and type = 'post'"
+    : "select count(*)::int as total from documents where environment_id = $1 and type = 'post' and not is_deleted and published_version is not null";
 
   const app = Fastify({ logger: false });
   app.get('/memory', (_request, reply) => {
@@ -77,7 +92,23 @@ async function main() {
     const result = await db.query(SELECT_DOCUMENT, [id]);
     const row = result.rows[0];
     if (!row) return reply.code(404).send({ error: 'not found' });
-    return reply.type('application/json; charset=utf-8').send(toDocumentJson(row, project, environment));
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify({ data: toDocument(row, project, environment) }));
+  });
+  app.get('/db-list', async (request, reply) => {
+    const offset = Number(/** @type {{ offset?: string }} */ (request.query).offset ?? 0);
+    // One statement, like the CMS: the total, then the page (none past the end).
+    const result = await db.query(
+      `select t.total, p.* from (${selectTotal}) t left join lateral (${SELECT_PAGE}) p on true`,
+      [environmentId, PAGE_SIZE, offset],
+    );
+    const count = Number(result.rows[0]?.total ?? 0);
+    const body = {
+      data: result.rows.filter((row) => row.id !== null).map((row) => toDocument(row, project, environment)),
+      pagination: { total: count, limit: PAGE_SIZE, offset, hasMore: offset + PAGE_SIZE < count },
+    };
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
   });
   // Same role as the CMS's /readyz: answers once the database has worked off everything queued before it.
   app.get('/readyz', async () => {

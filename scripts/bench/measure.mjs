@@ -1,12 +1,15 @@
 /**
- * One measurement: autocannon (programmatic API) against a running server for a fixed time, while
- * the server's resident memory is sampled. Requests come from a `next()` generator, so rotating
- * writes (update, publish) never send the same document twice at once.
+ * One measurement: autocannon (programmatic API) against a running server for a fixed time while the
+ * server's resident memory and CPU time are sampled, and the result row it fills. Requests come
+ * from a `next()` generator, so rotating writes (update, publish) never send the same document twice
+ * at once.
  */
 import autocannon from 'autocannon';
 import { readCpuMs, readRssBytes } from './processes.mjs';
 
 const RSS_SAMPLE_MS = 200;
+/** Share of a limited write pool spent on warm-up. */
+const WARMUP_POOL_SHARE = 0.15;
 /** Longest wait for a server to work off requests left over from a run (PGlite queues them all). */
 const DRAIN_TIMEOUT_MS = 120_000;
 /** A request that takes longer than this counts as a timeout (autocannon's default). */
@@ -49,6 +52,23 @@ const REQUEST_TIMEOUT_S = 10;
  */
 
 /**
+ * @typedef {object} EndpointResult
+ * @property {string} name
+ * @property {string} label
+ * @property {'read' | 'write' | 'ceiling'} kind
+ * @property {'measured' | 'skipped' | 'failed'} status
+ * @property {string | null} reason Why it was skipped or failed.
+ * @property {string | null} note Anything that qualifies the numbers.
+ * @property {number} connections
+ * @property {number | null} bodyBytes Size of one response body.
+ * @property {number | null} aloneMs Median latency of a read sent on its own, with nothing queued (reads, ceilings).
+ * @property {LoadResult | null} load
+ * @property {number | null} vsDbCeiling req/s as a share of the database ceiling (reads).
+ * @property {number | null} vsMemoryCeiling req/s as a share of the in-memory ceiling (reads).
+ * @property {number | null} vsListCeiling req/s as a share of the list-of-20 ceiling (list rows).
+ */
+
+/**
  * Runs one load and summarises it.
  * @param {Load} load
  * @returns {Promise<LoadResult>}
@@ -71,11 +91,14 @@ export async function runLoad(load) {
       ...(load.maxRequests === undefined ? { duration: load.durationSeconds } : { amount: load.maxRequests }),
       requests: [
         {
+          /** @param {Record<string, unknown>} request autocannon's defaults for the next request */
           setupRequest: (request) => {
             const next = load.next();
             return { ...request, method: next.method, path: next.path, headers: { ...next.headers }, body: next.body };
           },
-          ...(onResponse ? { onResponse: (status, body) => onResponse(status, body) } : {}),
+          ...(onResponse
+            ? { onResponse: (/** @type {number} */ status, /** @type {string} */ body) => onResponse(status, body) }
+            : {}),
         },
       ],
     });
@@ -121,7 +144,7 @@ export async function sendOnce(url, request) {
   const response = await fetch(`${url}${request.path}`, {
     method: request.method,
     headers: request.headers,
-    body: request.body,
+    body: typeof request.body === 'string' || request.body === undefined ? request.body : new Uint8Array(request.body),
   });
   const text = await response.text();
   let json = null;
@@ -163,4 +186,79 @@ export async function timeAlone(url, next, count) {
   }
   times.sort((a, b) => a - b);
   return Math.round((times[Math.floor(times.length / 2)] ?? 0) * 10) / 10;
+}
+
+/**
+ * @param {{ name: string, label: string }} endpoint
+ * @param {'read' | 'write' | 'ceiling'} kind
+ * @param {number} connections
+ * @returns {EndpointResult}
+ */
+export function emptyResult(endpoint, kind, connections) {
+  return {
+    name: endpoint.name,
+    label: endpoint.label,
+    kind,
+    status: 'measured',
+    reason: null,
+    note: null,
+    connections,
+    bodyBytes: null,
+    aloneMs: null,
+    load: null,
+    vsDbCeiling: null,
+    vsMemoryCeiling: null,
+    vsListCeiling: null,
+  };
+}
+
+/** @param {LoadResult} load */
+export function describe(load) {
+  const failures = load.non2xx + load.errors;
+  return `${Math.round(load.rps)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms${failures ? `, ${failures} failed` : ''}`;
+}
+
+/**
+ * Warm-up, then the measured run; after each, waits for the server to work off the leftovers.
+ * @param {{ url: string, pid: number, connections: number, workload: import('./endpoints.mjs').Workload, settings: import('./settings.mjs').BenchSettings }} options
+ * @returns {Promise<{ load: LoadResult, note: string | null }>}
+ */
+export async function warmAndMeasure({ url, pid, connections, workload, settings }) {
+  const common = { url, pid, connections, next: workload.next, onResponse: workload.onResponse };
+  const { remaining } = workload;
+  if (remaining) {
+    const warmup = Math.floor(remaining() * WARMUP_POOL_SHARE);
+    if (settings.warmupSeconds > 0 && warmup >= connections) {
+      await runLoad({ ...common, durationSeconds: settings.warmupSeconds, maxRequests: warmup });
+      await drain(url);
+    }
+    const budget = remaining();
+    if (budget < connections) throw new Error(`only ${budget} documents left to publish`);
+    const load = await runLoad({ ...common, durationSeconds: settings.durationSeconds, maxRequests: budget });
+    await drain(url);
+    const ranDry = load.durationSeconds < settings.durationSeconds * 0.95;
+    return {
+      load,
+      note: ranDry ? `pool of ${budget} unpublished documents used up after ${load.durationSeconds} s` : null,
+    };
+  }
+  if (settings.warmupSeconds > 0) {
+    await runLoad({ ...common, durationSeconds: settings.warmupSeconds });
+    await drain(url);
+  }
+  const load = await runLoad({ ...common, durationSeconds: settings.durationSeconds });
+  await drain(url);
+  return { load, note: null };
+}
+
+/**
+ * Marks a run in which no request completed: every request queued longer than the run.
+ * @param {EndpointResult} row
+ * @param {number} durationSeconds
+ */
+export function flagEmptyRun(row, durationSeconds) {
+  if (!row.load || row.load.requests > 0) return;
+  row.status = 'failed';
+  const alone = row.aloneMs === null ? '' : ` (one request alone: ${row.aloneMs} ms)`;
+  row.reason = `no response completed within ${durationSeconds} s at ${row.connections} connections${alone}`;
 }

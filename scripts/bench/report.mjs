@@ -17,7 +17,7 @@ export const TARGET_POSTS = 100_000;
 
 /**
  * @typedef {import('./scenario.mjs').ScenarioResult} ScenarioResult
- * @typedef {import('./scenario.mjs').EndpointResult} EndpointResult
+ * @typedef {import('./measure.mjs').EndpointResult} EndpointResult
  */
 
 /**
@@ -157,7 +157,8 @@ function endpointCells(row, readConnections) {
   const { load } = row;
   const errors = load.non2xx + load.errors;
   const connections = row.connections === readConnections ? null : `${row.connections} connections`;
-  const notes = [connections, row.note].filter(Boolean).join('; ');
+  const listCeiling = row.vsListCeiling === null ? null : `${percent(row.vsListCeiling)} of the list ceiling`;
+  const notes = [connections, listCeiling, row.note].filter(Boolean).join('; ');
   return [
     String(Math.round(load.rps)),
     ms(load.p50),

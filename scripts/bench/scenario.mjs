@@ -7,38 +7,21 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createBenchDatabase } from './databases.mjs';
 import { baseHeaders, ENDPOINTS } from './endpoints.mjs';
-import { drain, runLoad, sendOnce, timeAlone } from './measure.mjs';
+import { describe, emptyResult, flagEmptyRun, sendOnce, timeAlone, warmAndMeasure } from './measure.mjs';
 import { readRssBytes, startCeiling, startCms } from './processes.mjs';
 import { seedDatabase } from './seed.mjs';
 
 /** Let a freshly started server settle (JIT, first GC) before its idle memory is read. */
 const SETTLE_MS = 1_000;
-/** Share of a limited write pool spent on warm-up. */
-const WARMUP_POOL_SHARE = 0.15;
+/** Rows compared with the list-of-20 ceiling (first page, like it). */
+const LIST_CEILING_ROWS = ['list', 'list-resolve'];
 /** Sequential requests whose median is the "alone" latency of a read. */
 const ALONE_SAMPLES = 5;
 
 /**
- * @typedef {import('./measure.mjs').LoadResult} LoadResult
+ * @typedef {import('./measure.mjs').EndpointResult} EndpointResult
  * @typedef {import('./settings.mjs').BenchSettings} BenchSettings
  * @typedef {import('./endpoints.mjs').EndpointDefinition} EndpointDefinition
- * @typedef {import('./endpoints.mjs').Workload} Workload
- */
-
-/**
- * @typedef {object} EndpointResult
- * @property {string} name
- * @property {string} label
- * @property {'read' | 'write' | 'ceiling'} kind
- * @property {'measured' | 'skipped' | 'failed'} status
- * @property {string | null} reason Why it was skipped or failed.
- * @property {string | null} note Anything that qualifies the numbers.
- * @property {number} connections
- * @property {number | null} bodyBytes Size of one response body.
- * @property {number | null} aloneMs Median latency of a read sent on its own, with nothing queued (reads, ceilings).
- * @property {LoadResult | null} load
- * @property {number | null} vsDbCeiling req/s as a share of the database ceiling (reads).
- * @property {number | null} vsMemoryCeiling req/s as a share of the in-memory ceiling (reads).
  */
 
 /**
@@ -62,80 +45,6 @@ const ALONE_SAMPLES = 5;
 const log = (message) => process.stdout.write(`[bench] ${message}\n`);
 
 /**
- * @param {EndpointDefinition | { name: string, label: string }} endpoint
- * @param {'read' | 'write' | 'ceiling'} kind
- * @param {number} connections
- * @returns {EndpointResult}
- */
-function emptyResult(endpoint, kind, connections) {
-  return {
-    name: endpoint.name,
-    label: endpoint.label,
-    kind,
-    status: 'measured',
-    reason: null,
-    note: null,
-    connections,
-    bodyBytes: null,
-    aloneMs: null,
-    load: null,
-    vsDbCeiling: null,
-    vsMemoryCeiling: null,
-  };
-}
-
-/** @param {LoadResult} load */
-function describe(load) {
-  const failures = load.non2xx + load.errors;
-  return `${Math.round(load.rps)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms${failures ? `, ${failures} failed` : ''}`;
-}
-
-/**
- * Warm-up, then the measured run; after each, waits for the server to work off the leftovers.
- * @param {{ url: string, pid: number, connections: number, workload: Workload, settings: BenchSettings }} options
- * @returns {Promise<{ load: LoadResult, note: string | null }>}
- */
-async function warmAndMeasure({ url, pid, connections, workload, settings }) {
-  const common = { url, pid, connections, next: workload.next, onResponse: workload.onResponse };
-  const { remaining } = workload;
-  if (remaining) {
-    const warmup = Math.floor(remaining() * WARMUP_POOL_SHARE);
-    if (settings.warmupSeconds > 0 && warmup >= connections) {
-      await runLoad({ ...common, durationSeconds: settings.warmupSeconds, maxRequests: warmup });
-      await drain(url);
-    }
-    const budget = remaining();
-    if (budget < connections) throw new Error(`only ${budget} documents left to publish`);
-    const load = await runLoad({ ...common, durationSeconds: settings.durationSeconds, maxRequests: budget });
-    await drain(url);
-    const ranDry = load.durationSeconds < settings.durationSeconds * 0.95;
-    return {
-      load,
-      note: ranDry ? `pool of ${budget} unpublished documents used up after ${load.durationSeconds} s` : null,
-    };
-  }
-  if (settings.warmupSeconds > 0) {
-    await runLoad({ ...common, durationSeconds: settings.warmupSeconds });
-    await drain(url);
-  }
-  const load = await runLoad({ ...common, durationSeconds: settings.durationSeconds });
-  await drain(url);
-  return { load, note: null };
-}
-
-/**
- * Marks a run in which no request completed: every request queued longer than the run.
- * @param {EndpointResult} row
- * @param {number} durationSeconds
- */
-function flagEmptyRun(row, durationSeconds) {
-  if (!row.load || row.load.requests > 0) return;
-  row.status = 'failed';
-  const alone = row.aloneMs === null ? '' : ` (one request alone: ${row.aloneMs} ms)`;
-  row.reason = `no response completed within ${durationSeconds} s at ${row.connections} connections${alone}`;
-}
-
-/**
  * `METHOD /path` of every declared action, parameters as `{}`; and the content/media action ids.
  * @param {string} url
  * @param {Record<string, string>} headers
@@ -150,7 +59,7 @@ async function readCatalog(url, headers) {
 }
 
 /**
- * Measures the two ceiling routes; the CMS must not hold a PGlite data dir meanwhile.
+ * Measures the ceiling routes; the CMS must not hold a PGlite data dir meanwhile.
  * @param {import('./databases.mjs').BenchDatabase} database
  * @param {import('./seed.mjs').SeedResult} seed
  * @param {BenchSettings} settings
@@ -164,6 +73,7 @@ async function measureCeilings(database, seed, settings) {
     for (const [name, label, path] of [
       ['ceiling-memory', 'ceiling: same JSON from memory', '/memory'],
       ['ceiling-db', 'ceiling: same JSON by primary key', `/db/${seed.readDocumentId}`],
+      ['ceiling-list', 'ceiling: list of 20 by index', '/db-list'],
     ]) {
       const row = emptyResult({ name, label }, 'ceiling', settings.readConnections);
       const request = { method: 'GET', path, headers: {} };
@@ -271,7 +181,7 @@ export async function runScenario(engine, posts, settings, paths) {
     const ceilings = await measureCeilings(database, seed, settings);
     result.ceilingRssIdleBytes = ceilings.rssIdleBytes;
     result.endpoints.push(...ceilings.rows);
-    const [memoryCeiling, dbCeiling] = ceilings.rows.map((row) => row.load?.rps ?? null);
+    const [memoryCeiling, dbCeiling, listCeiling] = ceilings.rows.map((row) => row.load?.rps ?? null);
 
     const nodeOptions = [];
     if (settings.cpuProfile) {
@@ -309,8 +219,12 @@ export async function runScenario(engine, posts, settings, paths) {
         if (row.status === 'measured' && row.load && endpoint.kind === 'read') {
           row.vsDbCeiling = dbCeiling ? row.load.rps / dbCeiling : null;
           row.vsMemoryCeiling = memoryCeiling ? row.load.rps / memoryCeiling : null;
+          // The list ceiling reads the first page; the offset row reads another one.
+          if (LIST_CEILING_ROWS.includes(endpoint.name) && listCeiling) row.vsListCeiling = row.load.rps / listCeiling;
         }
-        if (endpoint.name === 'list-offset-5000' && posts <= 5000) row.note = 'past the last page: an empty list';
+        if (endpoint.name === 'list-offset-5000' && posts <= 5000) {
+          row.note = [row.note, 'past the last page: an empty list'].filter(Boolean).join('; ');
+        }
         const peak = row.load?.rssPeakBytes ?? null;
         if (peak !== null && (result.rssPeakBytes === null || peak > result.rssPeakBytes)) result.rssPeakBytes = peak;
         log(

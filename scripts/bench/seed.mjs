@@ -84,7 +84,11 @@ async function migrateUntilSeedable(db) {
   }
 }
 
-/** One fully explicit field (a resolved schema spells out every property; see core `FieldMetadata`). */
+/**
+ * One fully explicit field (a resolved schema spells out every property; see core `FieldMetadata`).
+ * @param {string} kind
+ * @param {Record<string, unknown>} [extra]
+ */
 function field(kind, extra = {}) {
   return { kind, required: false, nullable: false, default: null, reference: null, checks: [], ...extra };
 }
