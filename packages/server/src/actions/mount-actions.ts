@@ -1,4 +1,4 @@
-import { invalidQueryParam, type Page } from '@cms/core';
+import { type CmsError, invalidQueryParam, type Page } from '@cms/core';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AnyAction } from './define-action.js';
 import { responseBodySchema, toRouterPath } from './envelope-schemas.js';
@@ -19,7 +19,7 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
         ...(action.request?.headers ? { headers: action.request.headers } : {}),
         ...(body ? { response: { [action.response.status]: body } } : {}),
       },
-      preValidation: async (request) => rejectRepeatedQueryParams(request, action),
+      preValidation: (request, _reply, done) => done(repeatedQueryParamsError(request, action) ?? undefined),
       handler: async (request, reply) => {
         const input = { params: request.params, query: request.query ?? {}, body: request.body };
         const result = await action.handler(input, request.ctx, { request, reply });
@@ -52,12 +52,12 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
 }
 
 /** A parameter sent twice is ambiguous: only declared repeatable ones may be (decisions.md §3). */
-function rejectRepeatedQueryParams(request: FastifyRequest, action: AnyAction): void {
+function repeatedQueryParamsError(request: FastifyRequest, action: AnyAction): CmsError | null {
   const query = request.query as Record<string, unknown> | undefined;
-  if (!query) return;
+  if (!query) return null;
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
     if (Array.isArray(value) && !action.repeatableQuery?.includes(name)) fields[name] = 'must not be repeated';
   }
-  if (Object.keys(fields).length > 0) throw invalidQueryParam(fields);
+  return Object.keys(fields).length > 0 ? invalidQueryParam(fields) : null;
 }

@@ -25,7 +25,7 @@ export function permissionFailure(action: AnyAction, scopes: ReadonlySet<Scope>)
 }
 
 /** Checks the action's permissions against the principal's scopes in the resolved target. */
-export async function authorize(request: FastifyRequest): Promise<void> {
+export function authorize(request: FastifyRequest): void {
   const action = request.routeOptions.config.action;
   if (!action || (action.permissions.length === 0 && !action.anyPermissions?.length)) return;
   const failure = permissionFailure(action, scopesInContext(request.ctx));

@@ -51,11 +51,13 @@ function registerConnectionDrain(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing && !reply.raw.headersSent) reply.header('connection', 'close');
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     if (closing) request.raw.socket?.end();
+    done();
   });
 }
 
@@ -78,10 +80,10 @@ export function registerAccessHooks(
       target: null,
       log: request.log,
     };
-    await targetGuard(request);
+    targetGuard(request);
     await authenticate(request);
-    await csrfCheck(request);
+    csrfCheck(request);
     await resolveTarget(request);
-    await authorize(request);
+    authorize(request);
   });
 }

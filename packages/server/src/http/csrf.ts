@@ -6,7 +6,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const CSRF_HEADER = 'x-cms-csrf-token';
 
 /** Session-authenticated mutations must echo the CSRF token (decisions.md §2 `CSRF_INVALID`); API keys need not. */
-export async function csrfCheck(request: FastifyRequest): Promise<void> {
+export function csrfCheck(request: FastifyRequest): void {
   const { principal } = request.ctx;
   if (!principal.viaSession || !MUTATING.has(request.method)) return;
   if (request.routeOptions.config.action?.csrf === false) return;

@@ -11,10 +11,12 @@ export function generateRequestId(request: RawRequestDefaultExpression): string 
 
 /** Returns the request id on every response and logs one line per request. */
 export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: these run on every request, and cost less without a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -25,5 +27,6 @@ export function registerRequestId(app: FastifyInstance): void {
       },
       'request',
     );
+    done();
   });
 }

@@ -19,7 +19,7 @@ function headerValue(request: FastifyRequest, name: string): string | null {
  * The routing guard runs before authentication (decisions.md §2 `TARGET_REQUIRED`): a scoped route
  * without its headers is answered 400 whoever calls it.
  */
-export async function targetGuard(request: FastifyRequest): Promise<void> {
+export function targetGuard(request: FastifyRequest): void {
   const action = request.routeOptions.config.action;
   if (!action || action.target === 'none' || action.target === 'optional') return;
   const { project, environment } = readTargetHeaders(request);

@@ -117,4 +117,18 @@ describe('reads follow the document lifecycle of the write API', () => {
     expect(stale.status).toBe(403);
     expect(stale.body.error.details.reason).toBe('PREVIEW_OUTDATED');
   });
+
+  it('answers a read with exactly the document the write answered', async () => {
+    const post = await createDocument(t);
+    const draft = await get(post.documentId, '?draft=true');
+    expect(draft.body.data).toEqual(post);
+    const listed = await t.request('GET', `/api/v1/content?type=post&draft=true&path=${encodeURIComponent(post.path)}`);
+    expect(listed.body.data).toEqual([post]);
+    const updated = await updateDraft(post.documentId, post.frontmatter, post.draftRevision);
+    expect((await get(post.documentId, '?draft=true')).body.data).toEqual(updated);
+    await publishDocument(t, post.documentId);
+    const published = (await get(post.documentId)).body.data;
+    expect(published).toEqual({ ...(await get(post.documentId, '?draft=true')).body.data });
+    expect(published.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
 });

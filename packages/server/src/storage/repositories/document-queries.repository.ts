@@ -4,7 +4,7 @@
  * and filters by project and environment.
  */
 import type { Queryable } from '../db.js';
-import { DOCUMENT_COLUMNS, type DocumentRow, type Scope } from './document-row.js';
+import { contentColumns, type DocumentContentRow, type Scope } from './document-row.js';
 
 /** The locale of documents of non-localized types. */
 const DEFAULT_LOCALE = '__cms_default__';
@@ -38,12 +38,6 @@ export interface DocumentListPage {
   offset: number;
 }
 
-/** One page of rows and the exact number of rows matching the filter. */
-export interface DocumentRowPage {
-  rows: DocumentRow[];
-  total: number;
-}
-
 /** A referenced document as resolving needs it; `frontmatter` is the draft or the published one. */
 export interface ReferencedRow {
   id: string;
@@ -52,6 +46,28 @@ export interface ReferencedRow {
   isDeleted: boolean;
   publishedVersion: number | null;
   frontmatter: Record<string, unknown> | null;
+}
+
+/** A document read with its draft or published content, and the documents it references when asked. */
+export interface DocumentReadRow extends DocumentContentRow {
+  /** The documents (deleted ones too) whose ids the `references` paths hold; absent when not asked. */
+  referenced?: ReferencedRow[];
+}
+
+/** What a read selects: the draft or published content, and which references to fetch with it. */
+export interface ReadShape {
+  draft: boolean;
+  /**
+   * SQL/JSON paths into the frontmatter whose string values are document ids to fetch in the same
+   * statement (`$."seo"."author"`, `$."related"[*]`); none: no references are fetched.
+   */
+  referencePaths?: readonly string[];
+}
+
+/** One page of rows and the exact number of rows matching the filter. */
+export interface DocumentRowPage {
+  rows: DocumentReadRow[];
+  total: number;
 }
 
 /** Document counts of one type (GET /content/overview). */
@@ -75,6 +91,32 @@ export interface VariantRow {
 }
 
 /**
+ * The referenced documents of row `d` as a json array (column "referenced"), by primary key in the
+ * same statement. Only values shaped like a UUID are cast (a CASE, so the cast never sees another).
+ */
+function referencedLateral(shape: ReadShape, params: unknown[]): { join: string; column: string } {
+  if (!shape.referencePaths?.length) return { join: '', column: '' };
+  params.push(shape.referencePaths);
+  const content = shape.draft ? 'draft_frontmatter' : 'published_frontmatter';
+  return {
+    column: ', refs.referenced',
+    join: `left join lateral (
+       select coalesce(json_agg(json_build_object('id', r.id, 'type', r.type, 'path', r.path,
+         'isDeleted', r.is_deleted, 'publishedVersion', r.published_version, 'frontmatter', r.${content})), '[]')
+         as referenced
+       from documents r
+       where r.project_id = $1 and r.environment_id = $2 and r.id = any(array(
+         select case when v.id ~* '${UUID_PATTERN}' then v.id::uuid end
+         from unnest($${params.length}::jsonpath[]) as p(path),
+           lateral jsonb_path_query(d.${content}, p.path) as j(value),
+           lateral (select j.value #>> '{}' as id) v))
+     ) refs on d.id is not null`,
+  };
+}
+
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
+/**
  * A non-deleted document by id, or, with `locale`, the variant of its translation group in that
  * locale; a non-localized document (`__cms_default__`) has no variants and answers for any locale.
  */
@@ -82,24 +124,28 @@ export async function findReadableDocument(
   db: Queryable,
   scope: Scope,
   where: { id: string; locale?: string },
-): Promise<DocumentRow | null> {
+  shape: ReadShape,
+): Promise<DocumentReadRow | null> {
+  const params: unknown[] = [scope.projectId, scope.environmentId, where.id];
+  if (where.locale !== undefined) params.push(where.locale);
+  const referenced = referencedLateral(shape, params);
+  const select = `select ${contentColumns(shape.draft)}${referenced.column} from documents d ${referenced.join}`;
   if (where.locale === undefined) {
-    const result = await db.query<DocumentRow>(
-      `select ${DOCUMENT_COLUMNS} from documents d
-       where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted`,
-      [scope.projectId, scope.environmentId, where.id],
+    const result = await db.query<DocumentReadRow>(
+      `${select} where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted`,
+      params,
     );
     return result.rows[0] ?? null;
   }
-  const result = await db.query<DocumentRow>(
-    `select ${DOCUMENT_COLUMNS} from documents d
+  const result = await db.query<DocumentReadRow>(
+    `${select}
      where d.project_id = $1 and d.environment_id = $2 and not d.is_deleted
        and d.translation_group_id = (
          select g.translation_group_id from documents g
          where g.project_id = $1 and g.environment_id = $2 and g.id = $3 and not g.is_deleted)
        and d.locale in ($4, '${DEFAULT_LOCALE}')
      order by d.locale = $4 desc limit 1`,
-    [scope.projectId, scope.environmentId, where.id, where.locale],
+    params,
   );
   return result.rows[0] ?? null;
 }
@@ -164,12 +210,14 @@ function orderBy(alias: string, page: Pick<DocumentListPage, 'sort' | 'order'>):
  * the per-type counters when the filter allows, else from an index-only count; the page's ids come
  * from an index-only scan, then only the page's rows are read by primary key, so a
  * deep offset skips index entries instead of table rows. An empty page still returns the total.
+ * Published reads (`filter.published`) select the published content, others the draft.
  */
 export async function listDocumentRows(
   db: Queryable,
   scope: Scope,
   filter: DocumentListFilter,
   page: DocumentListPage,
+  shape: Omit<ReadShape, 'draft'> = {},
 ): Promise<DocumentRowPage> {
   const params: unknown[] = [scope.projectId, scope.environmentId];
   const totalQuery =
@@ -178,36 +226,22 @@ export async function listDocumentRows(
   const paged = listConditions('p', filter, params);
   params.push(page.limit, page.offset);
   const [limit, offset] = [`$${params.length - 1}`, `$${params.length}`];
-  const result = await db.query<DocumentRow & { total: number }>(
-    `select t.total, ${DOCUMENT_COLUMNS}
+  const draft = !filter.published;
+  const referenced = referencedLateral({ ...shape, draft }, params);
+  const result = await db.query<DocumentReadRow & { total: number }>(
+    `select t.total, ${contentColumns(draft)}${referenced.column}
      from (${totalQuery}) t
      left join lateral (
        select p.id from documents p where ${paged} order by ${orderBy('p', page)} limit ${limit} offset ${offset}
      ) page on true
      left join documents d on d.id = page.id and d.project_id = $1 and d.environment_id = $2
+     ${referenced.join}
      order by ${orderBy('d', page)}`,
     params,
   );
   const total = result.rows[0]?.total ?? 0;
-  const rows = result.rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row as DocumentRow);
+  const rows = result.rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row as DocumentReadRow);
   return { rows, total };
-}
-
-/** The documents with these ids (deleted ones too) with their draft or published frontmatter. */
-export async function findReferencedRows(
-  db: Queryable,
-  scope: Scope,
-  where: { ids: readonly string[]; draft: boolean },
-): Promise<ReferencedRow[]> {
-  if (where.ids.length === 0) return [];
-  const result = await db.query<ReferencedRow>(
-    `select d.id, d.type, d.path, d.is_deleted as "isDeleted", d.published_version as "publishedVersion",
-       ${where.draft ? 'd.draft_frontmatter' : 'd.published_frontmatter'} as frontmatter
-     from documents d
-     where d.project_id = $1 and d.environment_id = $2 and d.id = any($3::uuid[])`,
-    [scope.projectId, scope.environmentId, where.ids],
-  );
-  return result.rows;
 }
 
 /**

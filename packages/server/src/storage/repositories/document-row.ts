@@ -41,3 +41,73 @@ export interface Scope {
   projectId: string;
   environmentId: string;
 }
+
+/**
+ * What a read shows of a document: the draft or the published content, never both. Reads select
+ * only these columns (a published read does not fetch and parse the draft, about half a row's bytes).
+ */
+export interface DocumentContentRow {
+  id: string;
+  translationGroupId: string;
+  type: string;
+  path: string;
+  locale: string;
+  format: 'md' | 'mdx';
+  version: number;
+  publishedVersion: number | null;
+  draftRevision: number;
+  hasUnpublishedChanges: boolean;
+  isDeleted: boolean;
+  /** The draft's, or the published snapshot's (null when never published). */
+  frontmatter: Record<string, unknown> | null;
+  body: string | null;
+  createdBy: string;
+  updatedBy: string;
+  /** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The select list producing a DocumentContentRow of the draft or the published content from alias `d`. */
+export function contentColumns(draft: boolean): string {
+  return draft ? DRAFT_CONTENT_COLUMNS : PUBLISHED_CONTENT_COLUMNS;
+}
+
+/**
+ * A timestamptz as the text `toISOString` gives for the Date node-postgres would parse from it
+ * (both truncate microseconds to milliseconds): reads skip parsing to Date and formatting it back.
+ */
+function isoTimestamp(column: string): string {
+  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+const CONTENT_METADATA_COLUMNS = `d.id, d.translation_group_id as "translationGroupId", d.type, d.path, d.locale,
+  d.format, d.version, d.published_version as "publishedVersion", d.draft_revision as "draftRevision",
+  d.has_unpublished_changes as "hasUnpublishedChanges", d.is_deleted as "isDeleted",
+  d.created_by as "createdBy", d.updated_by as "updatedBy",
+  ${isoTimestamp('d.created_at')} as "createdAt", ${isoTimestamp('d.updated_at')} as "updatedAt"`;
+const DRAFT_CONTENT_COLUMNS = `${CONTENT_METADATA_COLUMNS}, d.draft_frontmatter as frontmatter, d.draft_body as body`;
+const PUBLISHED_CONTENT_COLUMNS = `${CONTENT_METADATA_COLUMNS}, d.published_frontmatter as frontmatter, d.published_body as body`;
+
+/** The draft or published content of a full row, as a read would have selected it. */
+export function contentOf(row: DocumentRow, draft: boolean): DocumentContentRow {
+  return {
+    id: row.id,
+    translationGroupId: row.translationGroupId,
+    type: row.type,
+    path: row.path,
+    locale: row.locale,
+    format: row.format,
+    version: row.version,
+    publishedVersion: row.publishedVersion,
+    draftRevision: row.draftRevision,
+    hasUnpublishedChanges: row.hasUnpublishedChanges,
+    isDeleted: row.isDeleted,
+    frontmatter: draft ? row.draftFrontmatter : row.publishedFrontmatter,
+    body: draft ? row.draftBody : row.publishedBody,
+    createdBy: row.createdBy,
+    updatedBy: row.updatedBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

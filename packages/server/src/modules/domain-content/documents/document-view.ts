@@ -1,5 +1,5 @@
 import type { Target } from '../../../http/request-context.js';
-import type { DocumentRow } from '../../../storage/repositories/document-row.js';
+import { contentOf, type DocumentContentRow, type DocumentRow } from '../../../storage/repositories/document-row.js';
 
 /** Wire shape of a document (interface.md "Document"); dates serialize as ISO 8601 with milliseconds. */
 export interface DocumentView {
@@ -21,14 +21,13 @@ export interface DocumentView {
   resolveErrors: Record<string, unknown>;
   createdBy: string;
   updatedBy: string;
-  createdAt: Date;
-  updatedAt: Date;
+  /** ISO 8601 in UTC with milliseconds. */
+  createdAt: string;
+  updatedAt: string;
 }
 
-/** How to render a row: which content, in which project/environment, with resolved references. */
-export interface DocumentViewOptions {
-  /** True: the draft content; false: the published snapshot (empty when never published). */
-  draft: boolean;
+/** How to render a row: in which project/environment, with resolved references. */
+export interface ContentViewOptions {
   /** Project slug and environment name of the response (the row holds only their ids). */
   target: Pick<Target, 'projectSlug' | 'environmentName'>;
   /** Frontmatter to show instead of the stored one (references resolved on read). */
@@ -37,14 +36,18 @@ export interface DocumentViewOptions {
   resolveErrors?: Record<string, unknown>;
 }
 
+/** How to render a full row: which content, and the rest of ContentViewOptions. */
+export interface DocumentViewOptions extends ContentViewOptions {
+  /** True: the draft content; false: the published snapshot (empty when never published). */
+  draft: boolean;
+}
+
 /**
- * The one mapping from a documents row to the document response, shared by the write and read
- * areas so both answer the same shape.
- * @example toDocumentView(row, { draft: true, target: ctx.target })
+ * The one mapping from a document's content to the document response, shared by the write and
+ * read areas so both answer the same shape. A never-published document's published content is empty.
+ * @example toContentView(row, { target: ctx.target })
  */
-export function toDocumentView(row: DocumentRow, options: DocumentViewOptions): DocumentView {
-  const frontmatter = options.draft ? row.draftFrontmatter : (row.publishedFrontmatter ?? {});
-  const body = options.draft ? row.draftBody : (row.publishedBody ?? '');
+export function toContentView(row: DocumentContentRow, options: ContentViewOptions): DocumentView {
   return {
     documentId: row.id,
     translationGroupId: row.translationGroupId,
@@ -59,12 +62,20 @@ export function toDocumentView(row: DocumentRow, options: DocumentViewOptions): 
     version: row.version,
     publishedVersion: row.publishedVersion,
     draftRevision: row.draftRevision,
-    frontmatter: options.frontmatter ?? frontmatter,
-    body,
+    frontmatter: options.frontmatter ?? row.frontmatter ?? {},
+    body: row.body ?? '',
     resolveErrors: options.resolveErrors ?? {},
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/**
+ * A full documents row (as writes return it) rendered with its draft or published content.
+ * @example toDocumentView(row, { draft: true, target: ctx.target })
+ */
+export function toDocumentView(row: DocumentRow, options: DocumentViewOptions): DocumentView {
+  return toContentView(contentOf(row, options.draft), options);
 }

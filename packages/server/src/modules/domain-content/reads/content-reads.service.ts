@@ -3,6 +3,7 @@ import type { RequestContext, Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import {
   countDocumentsByType,
+  type DocumentReadRow,
   type DocumentSort,
   findReadableDocument,
   listDocumentRows,
@@ -10,13 +11,17 @@ import {
   type TypeCounts,
   type VariantRow,
 } from '../../../storage/repositories/document-queries.repository.js';
-import type { DocumentRow } from '../../../storage/repositories/document-row.js';
 import { requireTarget } from '../documents/document-context.js';
-import { type DocumentView, toDocumentView } from '../documents/document-view.js';
+import { type DocumentView, toContentView } from '../documents/document-view.js';
 import type { EffectiveSchema, SchemaReader } from '../schema/schema-reader.js';
 import { previewClaimsOf } from './preview-tokens.js';
 import { assertCanReadDraft, assertPreviewMayRead, assertPreviewRequest, requestedLocale } from './read-rules.js';
-import { assertResolvable, resolveReferences } from './reference-resolver.js';
+import {
+  assertResolvable,
+  referenceJsonPaths,
+  referenceJsonPathsOfAnyType,
+  resolveReferences,
+} from './reference-resolver.js';
 
 /** `GET /content/{documentId}` as the service takes it. */
 export interface GetDocumentInput {
@@ -76,18 +81,18 @@ export function schemaTypeOrThrow(schema: EffectiveSchema | null, name: string):
 export function createContentReadsService(deps: { db: Queryable; schemas: SchemaReader }): ContentReadsService {
   const { db, schemas } = deps;
 
-  /** Renders rows, resolving `resolve` fields of all of them with one query. */
-  const render = async (
+  /** Renders rows; with `resolve`, replaces references by the documents each row's read fetched. */
+  const render = (
     target: Target,
-    rows: readonly DocumentRow[],
+    rows: readonly DocumentReadRow[],
     options: { draft: boolean; type: SchemaType | undefined; resolve: ReadonlySet<string> },
-  ): Promise<DocumentView[]> => {
+  ): DocumentView[] => {
     const { draft, type } = options;
-    const contentOf = (row: DocumentRow) => (draft ? row.draftFrontmatter : (row.publishedFrontmatter ?? {}));
-    if (options.resolve.size === 0 || !type) return rows.map((row) => toDocumentView(row, { draft, target }));
-    const subjects = rows.map((row) => ({ type, frontmatter: contentOf(row) }));
-    const outcomes = await resolveReferences(db, target, subjects, { fields: options.resolve, draft });
-    return rows.map((row, index) => toDocumentView(row, { draft, target, ...outcomes[index] }));
+    if (options.resolve.size === 0 || !type) return rows.map((row) => toContentView(row, { target }));
+    const subjects = rows.map((row) => ({ type, frontmatter: row.frontmatter ?? {} }));
+    const referenced = rows.flatMap((row) => row.referenced ?? []);
+    const outcomes = resolveReferences(subjects, referenced, { fields: options.resolve, draft });
+    return rows.map((row, index) => toContentView(row, { target, ...outcomes[index] }));
   };
 
   return {
@@ -97,18 +102,24 @@ export function createContentReadsService(deps: { db: Queryable; schemas: Schema
       const preview = previewClaimsOf(ctx.principal);
       if (preview) assertPreviewRequest(preview, input);
       const locale = requestedLocale(input);
-      const row = await findReadableDocument(db, target, {
-        id: input.documentId,
-        ...(locale === undefined ? {} : { locale }),
-      });
+      const paths = [...new Set(input.resolve ?? [])];
+      // The row's type is known only after the read, so the read fetches what these paths hold in
+      // any type; they are checked against the row's own type below.
+      const schema = paths.length > 0 ? await schemas.find(target) : null;
+      const referencePaths = referenceJsonPathsOfAnyType(schema?.types.values() ?? [], paths);
+      const row = await findReadableDocument(
+        db,
+        target,
+        { id: input.documentId, ...(locale === undefined ? {} : { locale }) },
+        { draft: input.draft, ...(referencePaths.length > 0 ? { referencePaths } : {}) },
+      );
       // Published reads never see a document without a published version (never or no longer published).
       if (!row || (!input.draft && row.publishedVersion === null)) throw notFound(`Document ${input.documentId}`);
       if (preview) assertPreviewMayRead(preview, row);
-      const paths = [...new Set(input.resolve ?? [])];
-      if (paths.length === 0) return toDocumentView(row, { draft: input.draft, target });
-      const type = (await schemas.find(target))?.types.get(row.type);
+      if (paths.length === 0) return toContentView(row, { target });
+      const type = schema?.types.get(row.type);
       const resolve = assertResolvable(type, row.type, paths);
-      const [view] = await render(target, [row], { draft: input.draft, type, resolve });
+      const [view] = render(target, [row], { draft: input.draft, type, resolve });
       return view as DocumentView;
     },
 
@@ -136,8 +147,9 @@ export function createContentReadsService(deps: { db: Queryable; schemas: Schema
           ...(input.slug === undefined ? {} : { slug: input.slug }),
         },
         { sort: input.sort, order: input.order ?? defaultOrder(input.sort), limit: input.limit, offset: input.offset },
+        resolve.size > 0 ? { referencePaths: referenceJsonPaths(type, resolve) } : {},
       );
-      const items = await render(target, rows, { draft: input.draft, type, resolve });
+      const items = render(target, rows, { draft: input.draft, type, resolve });
       return { items, total, limit: input.limit, offset: input.offset };
     },
 

@@ -41,7 +41,7 @@ export function createPreviewTokensService(deps: {
       if (!deps.secret) throw new CmsError('PREVIEW_TOKEN_UNAVAILABLE');
       if (input.previewUrl !== undefined) assertPreviewUrl(input.previewUrl);
       const target = requireTarget(ctx);
-      const row = await findReadableDocument(deps.db, target, { id: input.documentId });
+      const row = await findReadableDocument(deps.db, target, { id: input.documentId }, { draft: true });
       if (!row) throw notFound(`Document ${input.documentId}`);
       return signPreviewToken(
         deps.secret,

@@ -4,7 +4,7 @@
  */
 import { CmsError, invalidInput, invalidQueryParam } from '@cms/core';
 import type { RequestContext, Target } from '../../../http/request-context.js';
-import type { DocumentRow } from '../../../storage/repositories/document-row.js';
+import type { DocumentContentRow } from '../../../storage/repositories/document-row.js';
 import { canonicalLocale, DEFAULT_LOCALE } from '../documents/path-rules.js';
 import type { PreviewClaims } from './preview-tokens.js';
 
@@ -57,7 +57,7 @@ export function assertPreviewRequest(claims: PreviewClaims, input: { documentId:
  * The document read must be the token's, at the token's revision: a token stops working as soon
  * as the draft moves on (FORBIDDEN, not NOT_FOUND: the document exists, the preview is stale).
  */
-export function assertPreviewMayRead(claims: PreviewClaims, row: DocumentRow): void {
+export function assertPreviewMayRead(claims: PreviewClaims, row: DocumentContentRow): void {
   if (row.id !== claims.documentId) {
     throw new CmsError('FORBIDDEN', 'This preview token is for another document (locale variant).');
   }

@@ -1,17 +1,17 @@
 /**
  * `resolve` on read (interface.md "Resolved reference object", "Resolve error entry", "Limits":
- * one level deep). All documents and fields of a response are resolved with one query.
+ * one level deep). The referenced documents are fetched by the read's own statement
+ * (`referenceJsonPaths` tells it where the ids are); this module decides what each id becomes.
  */
 import {
   collectReferences,
+  type FieldMetadata,
   type FrontmatterReference,
   invalidQueryParam,
   listReferenceFields,
   type SchemaType,
 } from '@cms/core';
-import type { Queryable } from '../../../storage/db.js';
-import { findReferencedRows, type ReferencedRow } from '../../../storage/repositories/document-queries.repository.js';
-import type { Scope } from '../../../storage/repositories/document-row.js';
+import type { ReferencedRow } from '../../../storage/repositories/document-queries.repository.js';
 
 /** Codes of resolve errors: not HTTP errors, they sit in `resolveErrors` of a successful answer. */
 export type ResolveErrorCode =
@@ -69,33 +69,60 @@ export function assertResolvable(
 }
 
 /**
- * Resolves the `fields` of every subject with one query. Published reads (`draft` false) show the
- * targets' published frontmatter and report never-published targets as REFERENCE_FORBIDDEN; draft
- * reads show the targets' drafts.
+ * The SQL/JSON paths of resolvable reference fields (checked by `assertResolvable`): `seo.author`
+ * is `$."seo"."author"`, an array of references `related` is `$."related"[*]`, a reference in an
+ * array of objects `blocks.author` is `$."blocks"[*]."author"`.
  */
-export async function resolveReferences(
-  db: Queryable,
-  scope: Scope,
+export function referenceJsonPaths(type: SchemaType, fields: ReadonlySet<string>): string[] {
+  return [...fields].map((path) => {
+    let jsonPath = '$';
+    let level: Record<string, FieldMetadata> | undefined = type.fields;
+    for (const name of path.split('.')) {
+      const meta: FieldMetadata | undefined = level?.[name];
+      jsonPath += `.${JSON.stringify(name)}`;
+      if (meta?.kind === 'array') {
+        jsonPath += '[*]';
+        level = meta.items?.fields;
+      } else {
+        level = meta?.fields;
+      }
+    }
+    return jsonPath;
+  });
+}
+
+/** The SQL/JSON paths of `paths` in every type where they are reference fields, without repeats. */
+export function referenceJsonPathsOfAnyType(types: Iterable<SchemaType>, paths: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const type of types) {
+    const known = new Set(listReferenceFields(type).map((field) => field.path));
+    const usable = new Set(paths.filter((path) => known.has(path)));
+    for (const jsonPath of referenceJsonPaths(type, usable)) found.add(jsonPath);
+  }
+  return [...found];
+}
+
+/**
+ * Resolves the `fields` of every subject from the documents its read fetched. Published reads
+ * (`draft` false) show the targets' published frontmatter and report never-published targets as
+ * REFERENCE_FORBIDDEN; draft reads show the targets' drafts. The subjects' frontmatter is changed
+ * in place: it comes fresh from the read's rows.
+ */
+export function resolveReferences(
   subjects: readonly ResolveSubject[],
+  referenced: readonly ReferencedRow[],
   options: { fields: ReadonlySet<string>; draft: boolean },
-): Promise<ResolveOutcome[]> {
-  const found = subjects.map((subject) =>
-    collectReferences(subject.type, subject.frontmatter).filter((ref) => options.fields.has(ref.fieldPath)),
-  );
-  const ids = [...new Set(found.flat().map((ref) => ref.documentId))];
-  const rows = await findReferencedRows(db, scope, { ids, draft: options.draft });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return subjects.map((subject, index) => {
-    const refs = found[index] ?? [];
-    if (refs.length === 0) return { frontmatter: subject.frontmatter, resolveErrors: {} };
-    const frontmatter = structuredClone(subject.frontmatter);
+): ResolveOutcome[] {
+  const byId = new Map(referenced.map((row) => [row.id, row]));
+  return subjects.map((subject) => {
     const resolveErrors: Record<string, ResolveError> = {};
-    for (const ref of refs) {
+    for (const ref of collectReferences(subject.type, subject.frontmatter)) {
+      if (!options.fields.has(ref.fieldPath)) continue;
       const outcome = resolveOne(ref, byId.get(ref.documentId), options.draft);
       if ('code' in outcome) resolveErrors[ref.path] = outcome;
-      setAtPath(frontmatter, ref.path, 'code' in outcome ? null : outcome);
+      setAtPath(subject.frontmatter, ref.path, 'code' in outcome ? null : outcome);
     }
-    return { frontmatter, resolveErrors };
+    return { frontmatter: subject.frontmatter, resolveErrors };
   });
 }
 
@@ -126,11 +153,26 @@ function resolveOne(
   return { documentId: row.id, type: row.type, path: row.path, frontmatter: row.frontmatter };
 }
 
+/** Keys of JSON paths already parsed: a page repeats the same few paths on every document. */
+const parsedPaths = new Map<string, ReadonlyArray<string | number>>();
+const MAX_PARSED_PATHS = 10_000;
+
+/** `frontmatter.related[1]` -> `['related', 1]` (the leading `frontmatter` is the object itself). */
+function keysOf(path: string): ReadonlyArray<string | number> {
+  let keys = parsedPaths.get(path);
+  if (!keys) {
+    keys = [...path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map(([, key, index]) =>
+      index === undefined ? (key as string) : Number(index),
+    );
+    if (parsedPaths.size >= MAX_PARSED_PATHS) parsedPaths.clear();
+    parsedPaths.set(path, keys);
+  }
+  return keys;
+}
+
 /** Sets the value at a JSON path of `collectReferences` (`frontmatter.seo.author`, `frontmatter.related[1]`). */
 function setAtPath(frontmatter: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = [...path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map(([, key, index]) =>
-    index === undefined ? (key as string) : Number(index),
-  );
+  const keys = keysOf(path);
   let node: unknown = frontmatter;
   for (const [position, key] of keys.entries()) {
     if (typeof node !== 'object' || node === null) return;
