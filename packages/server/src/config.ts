@@ -11,6 +11,8 @@ export interface ServerConfig {
   databaseUrl: string | null;
   databasePoolMax: number;
   dataDir: string;
+  /** Seconds between the embedded database's vacuum/analyze checks; 0 turns them off (PGlite only). */
+  pgliteMaintenanceIntervalSeconds: number;
   mediaDriver: 'fs' | 's3';
   s3: {
     endpoint: string | null;
@@ -77,6 +79,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     databaseUrl,
     databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     dataDir,
+    pgliteMaintenanceIntervalSeconds: readInt(env, 'CMS_PGLITE_MAINTENANCE_INTERVAL_SECONDS', 60, 0, 86_400),
     mediaDriver,
     s3: {
       endpoint: env.S3_ENDPOINT || null,

@@ -10,6 +10,7 @@ import { createServiceRegistry } from './modules/service-registry.js';
 import type { Db } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { openDb } from './storage/open-db.js';
+import { createPgliteMaintenance } from './storage/pglite-maintenance.js';
 import { createInvalidationBus } from './tenancy/invalidation.js';
 import { createTargetResolver } from './tenancy/target-resolver.js';
 
@@ -40,6 +41,12 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   try {
     await migrate(db);
     const app = createApp(config, options.logStream ? { logStream: options.logStream } : {});
+    // PGlite's stand-in for autovacuum; a no-op on PostgreSQL (docs/operations.md).
+    const maintenance = createPgliteMaintenance({
+      db,
+      log: app.log.child({ area: 'maintenance' }),
+      intervalMs: config.pgliteMaintenanceIntervalSeconds * 1000,
+    });
     const bus = await createInvalidationBus(db);
     const targets = createTargetResolver(db, bus);
     const actions: AnyAction[] = [];
@@ -73,12 +80,14 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       async listen() {
         const address = await app.listen({ port: config.port, host: config.host });
         for (const surface of surfaces) await surface.start?.();
+        maintenance.start();
         started = true;
         return address;
       },
       close() {
         closing ??= (async () => {
           await app.close();
+          await maintenance.stop();
           if (started) for (const surface of [...surfaces].reverse()) await surface.stop?.();
           await bus.close();
           if (!options.db) await db.close();
