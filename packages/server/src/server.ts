@@ -47,7 +47,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       log: app.log.child({ area: 'maintenance' }),
       intervalMs: config.pgliteMaintenanceIntervalSeconds * 1000,
     });
-    const bus = await createInvalidationBus(db);
+    const bus = await createInvalidationBus(db, { log: app.log.child({ area: 'invalidation' }) });
     const targets = createTargetResolver(db, bus);
     const actions: AnyAction[] = [];
     const manifests: ModuleManifest[] = ordered.map((module) => module.manifest);

@@ -22,12 +22,32 @@ export interface Transaction extends Queryable {
 /** A notification received through LISTEN (PostgreSQL) or raised in-process (PGlite). */
 export type NotificationHandler = (payload: string) => void;
 
+/**
+ * The LISTEN connection changed (PostgreSQL only; in-process notifications are never lost): `lost`
+ * when it failed (notifications sent from then on are not delivered), `live` once a new connection
+ * listens on every channel again. Anything announced in between was missed.
+ */
+export type ListenEvent = { state: 'lost'; error: unknown } | { state: 'live' };
+
 /** The database: queries, transactions, notifications, close. */
 export interface Db extends Queryable {
   readonly engine: 'pglite' | 'postgres';
+  /**
+   * Runs fn in a transaction: committed when it resolves, rolled back when it throws. On PostgreSQL a
+   * transaction the server aborts as a deadlock victim or on a serialization failure is run again
+   * from the start (a few times, with backoff; then SERVICE_UNAVAILABLE), so fn must have no effect
+   * outside the transaction: touch caches, files or other services after it returns.
+   */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
-  /** Subscribes to a channel; returns the unsubscribe function. */
-  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to a channel; returns the unsubscribe function. `onEvent` hears when the LISTEN
+   * connection is lost and when it listens again (never on PGlite).
+   */
+  listen(
+    channel: string,
+    handler: NotificationHandler,
+    onEvent?: (event: ListenEvent) => void,
+  ): Promise<() => Promise<void>>;
   /** Sends a notification to every process listening on the channel (after commit when in a transaction). */
   notify(queryable: Queryable, channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
@@ -55,4 +75,5 @@ export const SQLSTATE = {
   uniqueViolation: '23505',
   foreignKeyViolation: '23503',
   serializationFailure: '40001',
+  deadlockDetected: '40P01',
 } as const;

@@ -1,77 +1,76 @@
 import pg from 'pg';
-import type { Db, NotificationHandler, QueryResult, Transaction } from './db.js';
+import { isTransientConflict, retryOnConflict } from './conflict-retry.js';
+import type { Db, QueryResult, Transaction } from './db.js';
+import { createPostgresListener } from './postgres-listener.js';
 
 // Keep int8 (counts, sums) as JavaScript numbers; every int8 we read fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-/** Opens a pooled node-postgres connection to DATABASE_URL. */
+/**
+ * Opens a pooled node-postgres connection to DATABASE_URL, plus one connection outside the pool
+ * for LISTEN (storage/postgres-listener.ts). Transactions and single statements that PostgreSQL
+ * aborts as a deadlock victim or on a serialization failure run again (storage/conflict-retry.ts).
+ */
 export async function openPostgresDb(options: { connectionString: string; max: number }): Promise<Db> {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max });
   // An idle client that loses its connection emits here; without a listener the process would crash.
   pool.on('error', () => undefined);
   await pool.query('select 1');
-  let listenClient: pg.PoolClient | null = null;
-  const listeners = new Map<string, Set<NotificationHandler>>();
+  const listener = createPostgresListener(options.connectionString);
 
   const toResult = <T>(result: pg.QueryResult): QueryResult<T> => ({
     rows: result.rows as T[],
     rowCount: result.rowCount ?? result.rows.length,
   });
 
-  const ensureListenClient = async (): Promise<pg.PoolClient> => {
-    if (listenClient) return listenClient;
+  /** One attempt: begin, fn, commit; rolled back on any error. */
+  const attempt = async <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
-    client.on('notification', (message) => {
-      for (const handler of listeners.get(message.channel) ?? []) handler(message.payload ?? '');
-    });
-    listenClient = client;
-    return client;
+    // A conflict aborts the whole transaction even when fn catches it (COMMIT would then quietly
+    // roll back), so it is remembered here and decides the outcome.
+    let conflict: unknown = null;
+    const run = async (sql: string, params?: readonly unknown[]) => {
+      try {
+        return await client.query(sql, params as unknown[] | undefined);
+      } catch (error: unknown) {
+        if (isTransientConflict(error)) conflict ??= error;
+        throw error;
+      }
+    };
+    try {
+      await client.query('begin');
+      const tx: Transaction = {
+        inTransaction: true,
+        query: async (sql, params) => toResult(await run(sql, params)),
+        exec: async (sql) => {
+          await run(sql);
+        },
+      };
+      const result = await fn(tx);
+      if (conflict !== null) throw conflict;
+      await run('commit');
+      return result;
+    } catch (error: unknown) {
+      await client.query('rollback').catch(() => undefined);
+      throw conflict ?? error;
+    } finally {
+      client.release();
+    }
   };
 
   return {
     engine: 'postgres',
-    query: async (sql, params) => toResult(await pool.query(sql, params as unknown[] | undefined)),
-    transaction: async (fn) => {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const tx: Transaction = {
-          inTransaction: true,
-          query: async (sql, params) => toResult(await client.query(sql, params as unknown[] | undefined)),
-          exec: async (sql) => {
-            await client.query(sql);
-          },
-        };
-        const result = await fn(tx);
-        await client.query('commit');
-        return result;
-      } catch (error: unknown) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    listen: async (channel, handler) => {
-      const client = await ensureListenClient();
-      let set = listeners.get(channel);
-      if (!set) {
-        set = new Set();
-        listeners.set(channel, set);
-        await client.query(`listen ${pg.escapeIdentifier(channel)}`);
-      }
-      set.add(handler);
-      return async () => {
-        set.delete(handler);
-      };
-    },
+    // Outside a transaction a statement is its own transaction: after a conflict nothing of it remains.
+    query: (sql, params) =>
+      retryOnConflict(async () => toResult(await pool.query(sql, params as unknown[] | undefined))),
+    transaction: (fn) => retryOnConflict(() => attempt(fn)),
+    listen: (channel, handler, onEvent) => listener.listen(channel, handler, onEvent),
     // pg_notify inside a transaction is delivered only when it commits.
     notify: async (queryable, channel, payload) => {
       await queryable.query('select pg_notify($1, $2)', [channel, payload]);
     },
     close: async () => {
-      listenClient?.release();
-      listenClient = null;
+      await listener.close();
       await pool.end();
     },
   };

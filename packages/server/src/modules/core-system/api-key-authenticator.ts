@@ -40,16 +40,25 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus): 
   const cache = new Map<string, CachedKey>();
   const used = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
-  bus.subscribe('api-keys', () => cache.clear());
+  // Bumped on every forget: a lookup that started before it must not refill the cache after it.
+  let generation = 0;
+  const forget = () => {
+    generation += 1;
+    cache.clear();
+  };
+  bus.subscribe('api-keys', forget);
 
   const load = async (apiKey: string): Promise<CachedKey | null> => {
     const cacheKey = apiKey;
-    const cached = cache.get(cacheKey);
+    // Not while the bus is down: a revocation made meanwhile would go unheard.
+    const cached = bus.isLive() ? cache.get(cacheKey) : undefined;
     if (cached && Date.now() - cached.cachedAt < CACHE_TTL_MS) return cached;
+    const startedAt = generation;
     const hash = hashApiKey(apiKey);
     const row = await findApiKeyByHash(db, hash);
     if (!row || !hashesEqual(row.secretHash, hash)) return null;
     const entry = { row, principal: apiKeyPrincipal(row), cachedAt: Date.now() };
+    if (startedAt !== generation) return entry;
     if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
     cache.set(cacheKey, entry);
     return entry;
@@ -80,7 +89,7 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus): 
   return {
     strategy,
     flush,
-    forget: () => cache.clear(),
+    forget,
     start() {
       timer = setInterval(() => {
         flush().catch(() => undefined);

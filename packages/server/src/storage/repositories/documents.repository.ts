@@ -34,7 +34,11 @@ export interface ReferenceTargetRow {
   isDeleted: boolean;
 }
 
-/** Runs a write that may take a path or a group locale; a unique violation becomes CONTENT_PATH_CONFLICT. */
+/**
+ * Runs a write that may take a path or a group locale; a unique violation becomes
+ * CONTENT_PATH_CONFLICT. A foreign-key violation means the environment (or its project) was deleted
+ * while the request was under way: the only foreign keys of documents are those two.
+ */
 async function translatingConflicts<T>(write: () => Promise<T>, where: { path: string; locale: string }): Promise<T> {
   try {
     return await write();
@@ -52,6 +56,9 @@ async function translatingConflicts<T>(write: () => Promise<T>, where: { path: s
         `The translation group already has a variant in locale "${where.locale}".`,
         { path: where.path, locale: where.locale },
       );
+    }
+    if (isSqlState(error, SQLSTATE.foreignKeyViolation)) {
+      throw new CmsError('ENVIRONMENT_NOT_FOUND', 'The environment was deleted while this document was being written.');
     }
     throw error;
   }

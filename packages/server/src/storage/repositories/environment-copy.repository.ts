@@ -118,6 +118,24 @@ export async function copyEnvironmentContent(tx: Queryable, scope: CopyScope): P
   return { schemas, documents, versions };
 }
 
+/** Advisory lock namespace (with the environment id's hash) of promotions into an environment. */
+const PROMOTION_LOCK_NAMESPACE = 7_312_005;
+
+/**
+ * Starts a promotion into an environment: waits for any other promotion into it to end, and keeps the
+ * environment from being deleted until this transaction ends. False when it no longer exists.
+ * One promotion at a time per target, so two never take its documents' counter rows crosswise
+ * (a deadlock) and the second plans against what the first wrote.
+ */
+export async function lockPromotionTarget(tx: Queryable, scope: Scope): Promise<boolean> {
+  await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [PROMOTION_LOCK_NAMESPACE, scope.environmentId]);
+  const result = await tx.query('select 1 from environments where project_id = $1 and id = $2 for key share', [
+    scope.projectId,
+    scope.environmentId,
+  ]);
+  return result.rowCount > 0;
+}
+
 /** Every non-deleted document of an environment; `forUpdate` locks them until the transaction ends. */
 export async function listLiveDocuments(
   db: Queryable,

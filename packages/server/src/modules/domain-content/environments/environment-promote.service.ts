@@ -3,7 +3,11 @@ import type { ProjectTarget, RequestContext, Target } from '../../../http/reques
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
 import { insertDocument, markPublished } from '../../../storage/repositories/documents.repository.js';
-import { listLiveDocuments, overwriteDraft } from '../../../storage/repositories/environment-copy.repository.js';
+import {
+  listLiveDocuments,
+  lockPromotionTarget,
+  overwriteDraft,
+} from '../../../storage/repositories/environment-copy.repository.js';
 import { findEnvironment } from '../../../storage/repositories/environments.repository.js';
 import { findEffectiveSchemaHash } from '../../../storage/repositories/schema.repository.js';
 import { insertVersion } from '../../../storage/repositories/versions.repository.js';
@@ -153,7 +157,11 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
         throw invalidInput({ 'body.target': 'must differ from the source environment' });
       }
       const apply = input.dryRun !== true;
+      // Runs again from the start when the database aborts it on a deadlock (storage/db.ts).
       return withTransaction(deps.db, async (tx) => {
+        if (apply && !(await lockPromotionTarget(tx, target))) {
+          throw invalidInput({ 'body.target': `no environment "${input.target}" in this project` });
+        }
         const sourceDocuments = await listLiveDocuments(tx, source);
         // Applying locks the target's documents, so no edit slips between plan and write.
         const targetDocuments = await listLiveDocuments(tx, target, { forUpdate: apply });

@@ -56,7 +56,7 @@ function toEffectiveSchema(row: SchemaRow): EffectiveSchema {
   };
 }
 
-/** Creates the reader; its cache is safe to lose and cleared on every `schema` invalidation. */
+/** Creates the reader; its cache is safe to lose, cleared on every `schema` invalidation, bypassed while the bus is not live. */
 export function createSchemaReader(db: Queryable, bus: InvalidationBus): SchemaReader {
   const cache = new Map<string, EffectiveSchema | null>();
   const validators = createValidatorCache();
@@ -75,7 +75,8 @@ export function createSchemaReader(db: Queryable, bus: InvalidationBus): SchemaR
   };
   return {
     async find(target) {
-      if (cache.has(target.environmentId)) return cache.get(target.environmentId) ?? null;
+      // Not while the bus is down: a sync made meanwhile would go unheard.
+      if (bus.isLive() && cache.has(target.environmentId)) return cache.get(target.environmentId) ?? null;
       const startedAt = generation;
       const row = await findEffectiveSchema(db, target);
       const schema = row ? toEffectiveSchema(row) : null;

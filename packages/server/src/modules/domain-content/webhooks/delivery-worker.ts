@@ -138,7 +138,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     async start() {
       if (running) return;
       running = true;
-      const stopListening = await db.listen(OUTBOX_CHANNEL, wake);
+      // Wake-ups sent while the LISTEN connection was lost were missed: catch up once it is back.
+      const stopListening = await db.listen(OUTBOX_CHANNEL, wake, (event) => {
+        if (event.state === 'live') wake();
+      });
       if (!running) {
         await stopListening(); // stopped while subscribing
         return;
