@@ -8,7 +8,8 @@
  *                  counters when the table exists), to read the list rows against
  *   GET /readyz    `select 1`, so the benchmark can wait for leftover requests between runs
  * It opens the database through the server's own storage module, so PGlite goes through the same
- * serialising queue and PostgreSQL through a pool of the same size as the CMS.
+ * serialising queue and PostgreSQL through a pool of the same size as the CMS, and its reads are
+ * prepared statements, as the CMS's content reads are (`QueryOptions.prepare`).
  *
  * Settings (environment): CEILING_DOCUMENT_ID (required), CEILING_DATABASE_URL (PostgreSQL) or
  * CEILING_DATA_DIR (PGlite in `{dir}/db`, which no other process may hold), CEILING_POOL_MAX,
@@ -30,6 +31,7 @@ const SELECT_PAGE = `select id, translation_group_id, path, type, locale, format
   from documents where environment_id = $1 and type = 'post' and not is_deleted and published_version is not null
   order by created_at desc, id desc limit $2 offset $3`;
 const PAGE_SIZE = 20;
+const PREPARED = { prepare: true };
 
 /**
  * The published document as the CMS renders it, fields in the order of its response schema.
@@ -89,7 +91,7 @@ async function main() {
   });
   app.get('/db/:id', async (request, reply) => {
     const { id } = /** @type {{ id: string }} */ (request.params);
-    const result = await db.query(SELECT_DOCUMENT, [id]);
+    const result = await db.query(SELECT_DOCUMENT, [id], PREPARED);
     const row = result.rows[0];
     if (!row) return reply.code(404).send({ error: 'not found' });
     return reply
@@ -102,6 +104,7 @@ async function main() {
     const result = await db.query(
       `select t.total, p.* from (${selectTotal}) t left join lateral (${SELECT_PAGE}) p on true`,
       [environmentId, PAGE_SIZE, offset],
+      PREPARED,
     );
     const count = Number(result.rows[0]?.total ?? 0);
     const body = {

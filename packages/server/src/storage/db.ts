@@ -7,9 +7,23 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+/** How to run one statement. */
+export interface QueryOptions {
+  /**
+   * Run it as a named prepared statement: PostgreSQL parses and plans the text once per connection
+   * instead of on every call (a third to a half of a hot read's database time). Only for statements
+   * run often whose text comes from a bounded set; ignored on PGlite, which has no plan cache.
+   */
+  prepare?: boolean;
+}
+
 /** Something that runs parameterised SQL: the database or an open transaction. */
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<T>>;
 }
 
 /** An open transaction; `withTransaction` joins it instead of nesting. */

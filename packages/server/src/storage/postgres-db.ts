@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { isTransientConflict, retryOnConflict } from './conflict-retry.js';
-import type { Db, QueryResult, Transaction } from './db.js';
+import type { Db, QueryOptions, QueryResult, Transaction } from './db.js';
 import { createPostgresListener } from './postgres-listener.js';
 
 // Keep int8 (counts, sums) as JavaScript numbers; every int8 we read fits in 2^53.
@@ -18,6 +19,12 @@ export async function openPostgresDb(options: { connectionString: string; max: n
   await pool.query('select 1');
   const listener = createPostgresListener(options.connectionString);
 
+  const statements = createStatementNames();
+  const toConfig = (sql: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined) => {
+    const name = options?.prepare ? statements.nameOf(sql) : undefined;
+    return { text: sql, values: params as unknown[] | undefined, ...(name ? { name } : {}) };
+  };
+
   const toResult = <T>(result: pg.QueryResult): QueryResult<T> => ({
     rows: result.rows as T[],
     rowCount: result.rowCount ?? result.rows.length,
@@ -29,9 +36,9 @@ export async function openPostgresDb(options: { connectionString: string; max: n
     // A conflict aborts the whole transaction even when fn catches it (COMMIT would then quietly
     // roll back), so it is remembered here and decides the outcome.
     let conflict: unknown = null;
-    const run = async (sql: string, params?: readonly unknown[]) => {
+    const run = async (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
       try {
-        return await client.query(sql, params as unknown[] | undefined);
+        return await client.query(toConfig(sql, params, options));
       } catch (error: unknown) {
         if (isTransientConflict(error)) conflict ??= error;
         throw error;
@@ -41,7 +48,7 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       await client.query('begin');
       const tx: Transaction = {
         inTransaction: true,
-        query: async (sql, params) => toResult(await run(sql, params)),
+        query: async (sql, params, options) => toResult(await run(sql, params, options)),
         exec: async (sql) => {
           await run(sql);
         },
@@ -61,8 +68,8 @@ export async function openPostgresDb(options: { connectionString: string; max: n
   return {
     engine: 'postgres',
     // Outside a transaction a statement is its own transaction: after a conflict nothing of it remains.
-    query: (sql, params) =>
-      retryOnConflict(async () => toResult(await pool.query(sql, params as unknown[] | undefined))),
+    query: (sql, params, options) =>
+      retryOnConflict(async () => toResult(await pool.query(toConfig(sql, params, options)))),
     transaction: (fn) => retryOnConflict(() => attempt(fn)),
     listen: (channel, handler, onEvent) => listener.listen(channel, handler, onEvent),
     // pg_notify inside a transaction is delivered only when it commits.
@@ -72,6 +79,24 @@ export async function openPostgresDb(options: { connectionString: string; max: n
     close: async () => {
       await listener.close();
       await pool.end();
+    },
+  };
+}
+
+/** Most distinct prepared statement texts; past it statements run unnamed (each connection keeps its own). */
+const MAX_PREPARED_STATEMENTS = 500;
+
+/** Names of prepared statements by text: the same text always gets the same name on every connection. */
+function createStatementNames() {
+  const names = new Map<string, string>();
+  return {
+    nameOf(sql: string): string | undefined {
+      let name = names.get(sql);
+      if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
+        name = `cms_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+        names.set(sql, name);
+      }
+      return name;
     },
   };
 }

@@ -6,6 +6,12 @@
 import type { Queryable } from '../db.js';
 import { contentColumns, type DocumentContentRow, type Scope } from './document-row.js';
 
+/**
+ * Content reads are the hottest statements, and their texts come from a bounded set (filters, sort,
+ * resolve or not): prepared once per connection, they skip parsing and planning (QueryOptions).
+ */
+const PREPARED = { prepare: true } as const;
+
 /** The locale of documents of non-localized types. */
 const DEFAULT_LOCALE = '__cms_default__';
 
@@ -134,6 +140,7 @@ export async function findReadableDocument(
     const result = await db.query<DocumentReadRow>(
       `${select} where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted`,
       params,
+      PREPARED,
     );
     return result.rows[0] ?? null;
   }
@@ -146,6 +153,7 @@ export async function findReadableDocument(
        and d.locale in ($4, '${DEFAULT_LOCALE}')
      order by d.locale = $4 desc limit 1`,
     params,
+    PREPARED,
   );
   return result.rows[0] ?? null;
 }
@@ -238,6 +246,7 @@ export async function listDocumentRows(
      ${referenced.join}
      order by ${orderBy('d', page)}`,
     params,
+    PREPARED,
   );
   const total = result.rows[0]?.total ?? 0;
   const rows = result.rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row as DocumentReadRow);
