@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { ServerConfig } from '../config.js';
 import type { TargetResolver } from '../tenancy/target-resolver.js';
 import { type AuthStrategy, createAuthenticate } from './authenticate.js';
@@ -22,8 +22,8 @@ export function createApp(config: ServerConfig, options: { logStream?: LogStream
   const app = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: generateRequestId,
-    requestIdLogLabel: 'requestId',
-    disableRequestLogging: true,
+    // One line per request, written by registerRequestId when the response is done.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: config.maxBodyBytes,
     // request.ip is the client's address only when proxies in front are trusted (CMS_TRUST_PROXY).
     trustProxy: config.trustProxy,
