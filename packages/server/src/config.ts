@@ -13,6 +13,8 @@ export interface ServerConfig {
   dataDir: string;
   /** Seconds between the embedded database's vacuum/analyze checks; 0 turns them off (PGlite only). */
   pgliteMaintenanceIntervalSeconds: number;
+  /** PostgreSQL's shared_buffers of the embedded database, in MiB (PGlite only). */
+  pgliteSharedBuffersMb: number;
   mediaDriver: 'fs' | 's3';
   s3: {
     endpoint: string | null;
@@ -48,6 +50,11 @@ export class ConfigError extends Error {
 }
 
 const MIB = 1024 * 1024;
+/**
+ * The embedded database's buffer cache: PGlite's default (128 MB) is touched at start, about 120 MiB of
+ * an idle server's memory; 32 MB holds the indexes and hot rows of typical reads (docs/operations.md).
+ */
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Record<string, string | undefined>;
@@ -80,6 +87,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     dataDir,
     pgliteMaintenanceIntervalSeconds: readInt(env, 'CMS_PGLITE_MAINTENANCE_INTERVAL_SECONDS', 60, 0, 86_400),
+    pgliteSharedBuffersMb: readInt(env, 'CMS_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, 1, 16_384),
     mediaDriver,
     s3: {
       endpoint: env.S3_ENDPOINT || null,

@@ -16,11 +16,22 @@ class SerialQueue {
   }
 }
 
-/** Opens PGlite in a data directory, in memory (`dataDir` null), or from a dumped data dir. */
-export async function openPgliteDb(options: { dataDir: string | null; loadDataDir?: Blob }): Promise<Db> {
+/**
+ * Opens PGlite in a data directory, in memory (`dataDir` null), or from a dumped data dir.
+ * `sharedBuffersMb` sets PostgreSQL's buffer cache: PGlite's 128 MB default is touched at start and
+ * is most of an idle server's memory; pages it does not hold are read from the files (the OS caches them).
+ */
+export async function openPgliteDb(options: {
+  dataDir: string | null;
+  loadDataDir?: Blob;
+  sharedBuffersMb?: number;
+}): Promise<Db> {
   const pg = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(options.sharedBuffersMb
+      ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
+      : {}),
   });
   return createPgliteDb(pg);
 }

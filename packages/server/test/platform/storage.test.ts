@@ -62,4 +62,21 @@ describe('embedded default (PGlite in the data dir)', () => {
     expect(health.body).toEqual({ status: 'ok', database: 'pglite' });
     await second.close();
   }, 60_000);
+
+  it("sizes the buffer cache by CMS_PGLITE_SHARED_BUFFERS_MB: 32 MB by default, not PGlite's 128 MB", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cms-buffers-'));
+    dirs.push(dataDir);
+    const base = { PORT: '0', CMS_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    const bufferCache = async (env: Record<string, string>) => {
+      const server = await createServer(loadConfig({ ...base, ...env }));
+      try {
+        return (await server.db.query<{ shared_buffers: string }>('show shared_buffers')).rows[0]?.shared_buffers;
+      } finally {
+        await server.close();
+      }
+    };
+    expect(await bufferCache({})).toBe('32MB');
+    expect(await bufferCache({ CMS_PGLITE_SHARED_BUFFERS_MB: '64' })).toBe('64MB');
+    expect(() => loadConfig({ ...base, CMS_PGLITE_SHARED_BUFFERS_MB: '0' })).toThrow(/CMS_PGLITE_SHARED_BUFFERS_MB/);
+  }, 60_000);
 });
