@@ -1,9 +1,11 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createServer } from '../../src/server.js';
+import type { Db, Transaction } from '../../src/storage/db.js';
 import { MIGRATIONS_DIR, migrate } from '../../src/storage/migrate.js';
 import { createTestDatabase, testEngine } from '../support/test-database.js';
 import { sendRequest } from '../support/test-server.js';
@@ -22,6 +24,42 @@ describe('migrations', () => {
     expect(rows.rowCount).toBe(1);
     const applied = await database.db.query<{ id: string }>('select id from schema_migrations order by id');
     expect(applied.rows.map((r) => r.id)[0]).toBe('0001_create_projects_environments.sql');
+    await database.close();
+  });
+
+  it('a start with nothing pending only reads the bookkeeping: no lock, no transaction', async () => {
+    const database = await createTestDatabase();
+    const statements: string[] = [];
+    let transactions = 0;
+    const watched = {
+      ...database.db,
+      query: (sql: string, params?: readonly unknown[]) => {
+        statements.push(sql);
+        return database.db.query(sql, params);
+      },
+      transaction: <T>(fn: (tx: Transaction) => Promise<T>) => {
+        transactions += 1;
+        return database.db.transaction(fn);
+      },
+    } as Db;
+    expect(await migrate(watched)).toEqual([]);
+    expect(transactions).toBe(0);
+    expect(statements).toHaveLength(2);
+    await database.close();
+  });
+
+  it('applies only the files not yet recorded, under the lock', async () => {
+    const database = await createTestDatabase();
+    // A directory of its own: the next deploy's new files, added between two starts.
+    const dir = await mkdtemp(join(tmpdir(), 'cms-migrations-'));
+    dirs.push(dir);
+    await writeFile(join(dir, '0001_first.sql'), 'create table migrate_probe (id integer primary key);');
+    expect(await migrate(database.db, pathToFileURL(`${dir}/`))).toEqual(['0001_first.sql']);
+    await writeFile(join(dir, '0002_second.sql'), 'insert into migrate_probe (id) values (1);');
+    expect(await migrate(database.db, pathToFileURL(`${dir}/`))).toEqual(['0002_second.sql']);
+    expect(await migrate(database.db, pathToFileURL(`${dir}/`))).toEqual([]);
+    const probe = await database.db.query('select id from migrate_probe');
+    expect(probe.rows).toEqual([{ id: 1 }]);
     await database.close();
   });
 
