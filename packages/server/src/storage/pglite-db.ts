@@ -10,11 +10,16 @@ class SerialQueue {
   #tail: Promise<unknown> = Promise.resolve();
 
   run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.#tail.then(fn, fn);
+    // PGlite executes synchronously: chained straight after one another, queued statements would
+    // hold the event loop for the whole queue (50 requests: ~200 ms), so sockets go unread and
+    // some requests wait many rounds. Yielding first lets waiting requests join the queue in turn.
+    const next = this.#tail.then(yieldToEventLoop).then(fn);
     this.#tail = next.catch(() => undefined);
     return next;
   }
 }
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Opens PGlite in a data directory, in memory (`dataDir` null), or from a dumped data dir.
