@@ -9,10 +9,12 @@ import type { DomainShared } from './domain-shared.js';
 import { createEnvironmentCloneService } from './environments/environment-clone.service.js';
 import { createEnvironmentPromoteService } from './environments/environment-promote.service.js';
 import { promoteActions } from './environments/promote.actions.js';
+import { contentMigrationActions } from './migrations/content-migrations.actions.js';
+import { createContentMigrationsService } from './migrations/content-migrations.service.js';
 import { schemaActions } from './schema/schema.actions.js';
 import { createSchemaService } from './schema/schema.service.js';
 
-/** The content area (schema registry, document lifecycle, environment clone and promote) of `domain.content`: its actions and background work. */
+/** The content area (schema registry, document lifecycle, environment clone and promote, content migrations) of `domain.content`: its actions and background work. */
 export async function setupContentArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
   const clock = () => new Date();
   const documentDeps = { db: deps.db, outbox: shared.outbox, schemas: shared.schemas, clock };
@@ -23,12 +25,14 @@ export async function setupContentArea(deps: ServerDeps, shared: DomainShared): 
   // core.system's `POST /environments { cloneFrom }` looks this up at request time.
   deps.registry.provide(CONTENT_ENVIRONMENTS_SERVICE, createEnvironmentCloneService());
   const promotion = createEnvironmentPromoteService({ db: deps.db, outbox: shared.outbox, clock });
+  const migrations = createContentMigrationsService(documentDeps);
   return {
     actions: [
       ...schemaActions(schema),
       ...documentActions(documents, lifecycle),
       ...documentVersionActions(lifecycle, versions),
       ...promoteActions(promotion),
+      ...contentMigrationActions(migrations),
     ],
   };
 }
