@@ -102,9 +102,13 @@ describe('GET /content: filters', () => {
     expect(unknown.body.error.code).toBe('SCHEMA_NOT_FOUND');
   });
 
-  it('filters by published: true only published, false only the never or no longer published', async () => {
-    expect(await listIds('type=post&draft=true&published=true')).toEqual(sorted('live', 'changed', 'fr'));
-    expect(await listIds('type=post&draft=true&published=false')).toEqual(sorted('draftOnly', 'unpublished'));
+  it('filters by published: true documents ever published (withdrawn ones too), false only never-published ones', async () => {
+    expect(await listIds('type=post&draft=true&published=true')).toEqual(
+      sorted('live', 'changed', 'unpublished', 'fr'),
+    );
+    expect(await listIds('type=post&draft=true&published=false')).toEqual(sorted('draftOnly'));
+    // A published read shows only what is published now, all of which has a published version.
+    expect(await listIds('type=post&published=true')).toEqual(sorted('live', 'changed', 'fr'));
     expect(await listIds('type=post&published=false')).toEqual([]);
   });
 
@@ -158,8 +162,12 @@ describe('GET /content: filters', () => {
   });
 
   it('combines filters', async () => {
+    // The withdrawn post was published once, and its draft is ahead of what is live (nothing).
     expect(await listIds('type=post&draft=true&locale=en&published=true&hasUnpublishedChanges=true')).toEqual(
-      sorted('changed'),
+      sorted('changed', 'unpublished'),
+    );
+    expect(await listIds('type=post&draft=true&locale=en&published=false&hasUnpublishedChanges=true')).toEqual(
+      sorted('draftOnly'),
     );
   });
 });

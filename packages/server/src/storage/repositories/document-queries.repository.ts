@@ -26,7 +26,10 @@ export interface DocumentListFilter {
   type: string;
   /** Published reads see only live published documents, and filter on published content. */
   published: boolean;
-  /** `published=` query filter: true only published, false only not published. */
+  /**
+   * `published=` query filter (interface.md "List query parameters"): true only documents with at
+   * least one published version (published now or unpublished since), false only never-published ones.
+   */
   isPublished?: boolean;
   /** Include soft-deleted documents (`isDeleted=true`). */
   includeDeleted: boolean;
@@ -172,7 +175,8 @@ function listConditions(alias: string, filter: DocumentListFilter, params: unkno
   if (!filter.includeDeleted) conditions.push(`not ${alias}.is_deleted`);
   if (filter.published) conditions.push(`${alias}.published_version is not null`);
   if (filter.isPublished !== undefined) {
-    conditions.push(`${alias}.published_version is ${filter.isPublished ? 'not null' : 'null'}`);
+    // `version` is the latest published version number, 0 until the first publish.
+    conditions.push(`${alias}.version ${filter.isPublished ? '> 0' : '= 0'}`);
   }
   if (filter.hasUnpublishedChanges !== undefined) {
     conditions.push(`${filter.hasUnpublishedChanges ? '' : 'not '}${alias}.has_unpublished_changes`);
