@@ -16,6 +16,8 @@ export interface ServerConfig {
   /** PostgreSQL's shared_buffers of the embedded database, in MiB (PGlite only). */
   pgliteSharedBuffersMb: number;
   mediaDriver: 'fs' | 's3';
+  /** Seconds between polls of the media purge queue; 0 means this process purges only its own single deletes. */
+  mediaPurgeIntervalSeconds: number;
   s3: {
     endpoint: string | null;
     region: string;
@@ -89,6 +91,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     pgliteMaintenanceIntervalSeconds: readInt(env, 'CMS_PGLITE_MAINTENANCE_INTERVAL_SECONDS', 60, 0, 86_400),
     pgliteSharedBuffersMb: readInt(env, 'CMS_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, 1, 16_384),
     mediaDriver,
+    mediaPurgeIntervalSeconds: readInt(env, 'CMS_MEDIA_PURGE_INTERVAL_SECONDS', 30, 0, 86_400),
     s3: {
       endpoint: env.S3_ENDPOINT || null,
       region: env.S3_REGION || 'us-east-1',

@@ -89,12 +89,19 @@ export class FsMediaStorage implements MediaStorage {
     } catch (error: unknown) {
       if (!isMissing(error)) throw error;
     }
-    // One directory per media id: drop it when empty so deleted media leave nothing behind.
-    const parent = path.dirname(file);
-    if (parent === this.#root) return;
-    await rmdir(parent).catch((error: unknown) => {
-      if (!hasCode(error, 'ENOTEMPTY', 'EEXIST', 'ENOENT')) throw error;
-    });
+    // Keys nest a directory per project, environment and media id: drop each that is left empty, so
+    // deleted media (and deleted environments, once purged) leave nothing behind. A concurrent upload
+    // that loses its new parent this way creates it again (moveIntoPlace).
+    for (let dir = path.dirname(file); dir !== this.#root; dir = path.dirname(dir)) {
+      const removed = await rmdir(dir).then(
+        () => true,
+        (error: unknown) => {
+          if (hasCode(error, 'ENOTEMPTY', 'EEXIST', 'ENOENT')) return false;
+          throw error;
+        },
+      );
+      if (!removed) return;
+    }
   }
 
   async close(): Promise<void> {}
@@ -111,15 +118,19 @@ export class FsMediaStorage implements MediaStorage {
   }
 }
 
+/** Attempts of mkdir + rename when concurrent deletes keep removing the (then empty) parents. */
+const MOVE_ATTEMPTS = 3;
+
 async function moveIntoPlace(temp: string, target: string): Promise<void> {
-  await mkdir(path.dirname(target), { recursive: true });
-  try {
-    await rename(temp, target);
-  } catch (error: unknown) {
-    // A concurrent delete may have removed the (then empty) parent between mkdir and rename.
-    if (!hasCode(error, 'ENOENT')) throw error;
-    await mkdir(path.dirname(target), { recursive: true });
-    await rename(temp, target);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await mkdir(path.dirname(target), { recursive: true });
+      await rename(temp, target);
+      return;
+    } catch (error: unknown) {
+      // A concurrent delete may have removed an empty ancestor between mkdir and rename.
+      if (!hasCode(error, 'ENOENT') || attempt >= MOVE_ATTEMPTS) throw error;
+    }
   }
 }
 

@@ -55,7 +55,8 @@ export async function startMediaServer(driver: Driver, env: Record<string, strin
   };
 }
 
-async function startS3rver() {
+/** A real s3rver in a child process on a free port, with the settings that point a server at it. */
+export async function startS3rver() {
   const directory = await mkdtemp(path.join(tmpdir(), 'cms-media-api-s3-'));
   const child = fork(S3RVER_PROCESS, [directory, BUCKET], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const [message] = (await Promise.race([

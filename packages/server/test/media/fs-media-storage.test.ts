@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,13 +59,19 @@ describe('fs media storage', () => {
     expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
   });
 
-  it('removes the emptied media directory on delete', async () => {
-    const key = newKey('gone.txt');
-    const mediaDir = path.join(root, ...key.split('/').slice(0, -1));
-    await storage.put(key, streamOf('bye'), { contentType: 'text/plain', maxBytes: 10 });
-    await storage.delete(key);
-    await expect(stat(mediaDir)).rejects.toMatchObject({ code: 'ENOENT' });
-    expect((await stat(path.dirname(mediaDir))).isDirectory()).toBe(true);
+  it('removes the directories a delete leaves empty, and only those', async () => {
+    const [project, environment] = [randomUUID(), randomUUID()];
+    const first = `${project}/${environment}/${randomUUID()}/first.txt`;
+    const second = `${project}/${environment}/${randomUUID()}/second.txt`;
+    const dirOf = (key: string) => path.join(root, ...key.split('/').slice(0, -1));
+    await storage.put(first, streamOf('one'), { contentType: 'text/plain', maxBytes: 10 });
+    await storage.put(second, streamOf('two'), { contentType: 'text/plain', maxBytes: 10 });
+    await storage.delete(first);
+    await expect(stat(dirOf(first))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await stat(dirOf(second))).isDirectory()).toBe(true);
+    await storage.delete(second);
+    await expect(stat(path.join(root, project))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await stat(root)).isDirectory()).toBe(true);
   });
 
   it('changes the ETag when an object is replaced', async () => {

@@ -9,6 +9,7 @@ import {
   insertEnvironmentIfNameFree,
   listEnvironments,
 } from '../../storage/repositories/environments.repository.js';
+import { MEDIA_PURGE_CHANNEL } from '../../storage/repositories/media.repository.js';
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
 import type { TargetResolver } from '../../tenancy/target-resolver.js';
 import type { ServiceRegistry } from '../module-types.js';
@@ -124,6 +125,8 @@ export function createEnvironmentsService(deps: {
     /**
      * Deletes an environment with everything in it. The default one cannot go, nor one that
      * another environment extends. Callers who may not see it get FORBIDDEN, never a hint.
+     * Its media rows go with the cascade, which queues their objects' purge in this transaction
+     * (migration 0012); the purge worker, woken when it commits, deletes the objects.
      */
     async remove(ctx: RequestContext, name: string): Promise<{ deleted: true; name: string }> {
       const project = requireProject(ctx);
@@ -149,6 +152,7 @@ export function createEnvironmentsService(deps: {
           throw invalidInput({ 'params.name': 'is still in use: delete what extends it first' });
         }
         await publishTargets(tx);
+        await deps.db.notify(tx, MEDIA_PURGE_CHANNEL, '');
       });
       // This process stops resolving it at once; the others when the invalidation arrives.
       deps.targets.forget();

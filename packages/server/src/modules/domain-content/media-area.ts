@@ -6,14 +6,26 @@ import type { DomainShared } from './domain-shared.js';
 import { mediaActions } from './media/media.actions.js';
 import { createMediaService } from './media/media.service.js';
 import { mediaFileActions } from './media/media-file.actions.js';
+import { createMediaPurgeWorker } from './media/media-purge-worker.js';
 
-/** The media area of `domain.content`: uploads, listing, deletion and the file urls. */
+/**
+ * The media area of `domain.content`: uploads, listing, deletion and the file urls, and the purge
+ * worker, which deletes the objects of deleted assets and environments from `start()` (once the
+ * server listens) to `stop()`.
+ */
 export async function setupMediaArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
   const { config } = deps;
   const storage = createMediaStorage(mediaStorageConfig(config));
+  const purge = createMediaPurgeWorker({
+    db: deps.db,
+    storage,
+    log: deps.log.child({ area: 'media' }),
+    pollIntervalMs: config.mediaPurgeIntervalSeconds * 1000,
+  });
   const media = createMediaService({
     db: deps.db,
     storage,
+    purge,
     outbox: shared.outbox,
     publicUrl: config.publicUrl,
     maxUploadBytes: config.maxUploadBytes,
@@ -21,7 +33,11 @@ export async function setupMediaArea(deps: ServerDeps, shared: DomainShared): Pr
   });
   return {
     actions: [...mediaActions({ media, maxUploadBytes: config.maxUploadBytes }), ...mediaFileActions({ media })],
-    stop: () => storage.close(),
+    start: () => purge.start(),
+    stop: async () => {
+      await purge.stop();
+      await storage.close();
+    },
   };
 }
 

@@ -41,7 +41,10 @@ export async function insertEnvironment(
   );
 }
 
-/** Deletes a non-default environment; returns false when none matched. */
+/**
+ * Deletes a non-default environment; returns false when none matched. Everything in it goes with
+ * the cascade; its media rows' storage keys land in `media_purge_queue` (trigger of migration 0012).
+ */
 export async function deleteEnvironment(db: Queryable, projectId: string, name: string): Promise<boolean> {
   const result = await db.query('delete from environments where project_id = $1 and name = $2 and not is_default', [
     projectId,

@@ -1,5 +1,11 @@
 import type { Queryable } from '../db.js';
 
+/**
+ * Channel that wakes the media purge worker once a transaction that queued purges commits (an
+ * environment delete); every process listening on PostgreSQL, this process on PGlite.
+ */
+export const MEDIA_PURGE_CHANNEL = 'cms_media_purge';
+
 /** The project and environment every media statement is confined to. */
 export interface MediaScope {
   projectId: string;
@@ -126,13 +132,76 @@ export async function listMedia(
   return { rows: page.rows, total: total.rows[0]?.total ?? 0 };
 }
 
-/** Deletes one media row of the scope; returns it, or null when there was none. */
+/** Deletes one media row of the scope (a trigger queues its object's purge); returns it, or null when there was none. */
 export async function deleteMedia(db: Queryable, scope: MediaScope, id: string): Promise<MediaRow | null> {
   const result = await db.query<MediaRow>(
     `delete from media where project_id = $1 and environment_id = $2 and id = $3 returning ${COLUMNS}`,
     [scope.projectId, scope.environmentId, id],
   );
   return result.rows[0] ?? null;
+}
+
+/** A queued purge leased to this process: delete the object, then the entry (migration 0012). */
+export interface MediaPurgeRow {
+  id: string;
+  storageKey: string;
+  /** Attempts so far, this one included. */
+  attempts: number;
+}
+
+/**
+ * Leases up to `limit` due purge entries for `leaseMs`: entries another process is claiming are
+ * skipped (FOR UPDATE SKIP LOCKED), and one whose lease ran out (its process died) is due again.
+ */
+export async function claimDueMediaPurges(
+  db: Queryable,
+  claim: { limit: number; leaseMs: number },
+): Promise<MediaPurgeRow[]> {
+  const result = await db.query<MediaPurgeRow>(
+    `with due as materialized (
+       select id from media_purge_queue where next_attempt_at <= now()
+       order by next_attempt_at, id
+       limit $1
+       for update skip locked
+     )
+     update media_purge_queue q
+     set next_attempt_at = now() + $2::int * interval '1 millisecond', attempts = q.attempts + 1
+     from due where q.id = due.id
+     returning q.id::text as id, q.storage_key as "storageKey", q.attempts`,
+    [claim.limit, claim.leaseMs],
+  );
+  return result.rows;
+}
+
+/** Removes purge entries whose objects are deleted. */
+export async function deleteMediaPurges(db: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query('delete from media_purge_queue where id = any($1::bigint[])', [ids]);
+}
+
+/** Removes the purge entries of one storage key (its object is deleted). */
+export async function deleteMediaPurgesByKey(db: Queryable, storageKey: string): Promise<void> {
+  await db.query('delete from media_purge_queue where storage_key = $1', [storageKey]);
+}
+
+/** Records a failed purge and when to try it again. */
+export async function deferMediaPurge(
+  db: Queryable,
+  failure: { id: string; delayMs: number; error: string },
+): Promise<void> {
+  await db.query(
+    `update media_purge_queue set next_attempt_at = now() + $2::int * interval '1 millisecond', last_error = $3
+     where id = $1::bigint`,
+    [failure.id, failure.delayMs, failure.error],
+  );
+}
+
+/** Milliseconds until the next purge entry falls due (0 or less: due now), or null when the queue is empty. */
+export async function findMsUntilNextMediaPurge(db: Queryable): Promise<number | null> {
+  const result = await db.query<{ ms: number | null }>(
+    `select (extract(epoch from min(next_attempt_at) - now()) * 1000)::float8 as ms from media_purge_queue`,
+  );
+  return result.rows[0]?.ms ?? null;
 }
 
 /**

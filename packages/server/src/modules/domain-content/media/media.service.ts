@@ -23,6 +23,7 @@ import {
 } from '../../../storage/repositories/media.repository.js';
 import type { Outbox } from '../outbox.js';
 import { type MediaAsset, mediaFileUrl, toMediaAsset } from './media-asset.js';
+import type { MediaPurgeWorker } from './media-purge-worker.js';
 import { type MediaListQuery, toMediaListArgs } from './media-query.js';
 
 /** An uploaded file as the HTTP layer hands it over: its name and its bytes as they arrive. */
@@ -45,6 +46,8 @@ export interface MediaFileRef {
 export interface MediaServiceDeps {
   db: Db;
   storage: MediaStorage;
+  /** Deletes the objects of deleted rows, at once or later from the purge queue. */
+  purge: Pick<MediaPurgeWorker, 'purgeNow'>;
   outbox: Outbox;
   publicUrl: string;
   /** `CMS_MAX_UPLOAD_BYTES`: the limit of every upload. */
@@ -59,7 +62,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Media rules: upload, list, get, delete, and the lookups behind file urls. */
 export function createMediaService(deps: MediaServiceDeps) {
-  const { db, storage, outbox, publicUrl } = deps;
+  const { db, storage, purge, outbox, publicUrl } = deps;
 
   /** The per-project image limit, or null: only a positive integer counts (docs/api.md "Media"). */
   async function imageLimitOf(projectId: string): Promise<number | null> {
@@ -152,15 +155,15 @@ export function createMediaService(deps: MediaServiceDeps) {
     },
 
     /**
-     * Removes the object, then the row: once this returns, the file url answers 404. Should the row
-     * delete fail, the row stays without its object (its url answers 404) and a retry finishes the job.
+     * Deletes the row, which queues its object's purge in the same transaction (migration 0012),
+     * then deletes the object. Once this returns the file url answers 404; should the object delete
+     * fail (storage outage) or the process stop first, the purge worker deletes it later.
      */
     async delete(ctx: RequestContext, id: string): Promise<{ deleted: true; id: string }> {
       const target = requireTarget(ctx);
-      const row = await findMedia(db, target, id);
+      const row = await deleteMedia(db, target, id);
       if (!row) throw notFound(`Media ${id}`);
-      await storage.delete(row.storageKey);
-      if (!(await deleteMedia(db, target, id))) throw notFound(`Media ${id}`);
+      await purge.purgeNow(row.storageKey);
       return { deleted: true, id };
     },
 
