@@ -64,7 +64,19 @@ export interface ActionDefinition<P = unknown, Q = unknown, B = unknown, R = unk
   auth?: AuthRule;
   /** Session mutations need the CSRF header unless this is false (login, setup, accept invite). */
   csrf?: boolean;
-  request?: { params?: JsonSchema; query?: JsonSchema; body?: JsonSchema; headers?: JsonSchema };
+  /**
+   * Request schemas. Without `query`, an enveloped action takes no query parameters (any one is
+   * INVALID_QUERY_PARAM); a `raw` one ignores them. A `body` whose schema allows `null` is optional.
+   * `multipart` describes a `multipart/form-data` body for the catalog and OpenAPI only: the action's
+   * `setupScope` parses it (see `singleFileFormSchema`).
+   */
+  request?: {
+    params?: JsonSchema;
+    query?: JsonSchema;
+    body?: JsonSchema;
+    headers?: JsonSchema;
+    multipart?: JsonSchema;
+  };
   /** Query parameters that may repeat (arrays); any other repeated parameter is INVALID_QUERY_PARAM. */
   repeatableQuery?: readonly string[];
   response: { status: 200 | 201 | 302; envelope: EnvelopeKind; schema?: JsonSchema };
@@ -89,4 +101,13 @@ export function defineAction<P = unknown, Q = unknown, B = unknown, R = unknown>
   action: ActionDefinition<P, Q, B, R>,
 ): ActionDefinition<P, Q, B, R> {
   return action;
+}
+
+/** The `multipart/form-data` body of one required binary part named `part` (media upload: `file`). */
+export function singleFileFormSchema(part: string): JsonSchema {
+  return {
+    type: 'object',
+    required: [part],
+    properties: { [part]: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' } },
+  };
 }

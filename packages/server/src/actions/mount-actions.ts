@@ -1,12 +1,14 @@
 import { type CmsError, invalidQueryParam, type Page } from '@cms/core';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import type { AnyAction } from './define-action.js';
+import type { AnyAction, JsonSchema } from './define-action.js';
 import { responseBodySchema, toRouterPath } from './envelope-schemas.js';
+import { NO_QUERY_SCHEMA } from './query-schemas.js';
 
 /** Mounts every action from its declaration: validation, serialization, envelope, status. */
 export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]): void {
   for (const action of actions) {
     const body = responseBodySchema(action);
+    const query = querySchemaOf(action);
     const route: RouteOptions = {
       method: action.method,
       url: toRouterPath(action.path),
@@ -14,7 +16,7 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
       ...(action.bodyLimit ? { bodyLimit: action.bodyLimit } : {}),
       schema: {
         ...(action.request?.params ? { params: action.request.params } : {}),
-        ...(action.request?.query ? { querystring: action.request.query } : {}),
+        ...(query ? { querystring: query } : {}),
         ...(action.request?.body ? { body: action.request.body } : {}),
         ...(action.request?.headers ? { headers: action.request.headers } : {}),
         ...(body ? { response: { [action.response.status]: body } } : {}),
@@ -49,6 +51,17 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
       scope.route(route);
     });
   }
+}
+
+/**
+ * The declared query schema; an API route (`single` or `paginated` envelope) that declares none takes
+ * no parameters, so any one is INVALID_QUERY_PARAM (decisions.md §3). `raw` routes answer documents
+ * of their own (files at their capability url, health, OpenAPI), where a query string is ignored as a
+ * static file server would (`?v=2` cache busting on a media url keeps working).
+ */
+function querySchemaOf(action: AnyAction): JsonSchema | undefined {
+  if (action.request?.query) return action.request.query;
+  return action.response.envelope === 'raw' ? undefined : NO_QUERY_SCHEMA;
 }
 
 /** A parameter sent twice is ambiguous: only declared repeatable ones may be (decisions.md §3). */

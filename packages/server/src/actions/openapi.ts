@@ -36,15 +36,21 @@ function operationOf(action: AnyAction): Record<string, unknown> {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   };
   const errorStatuses = new Set(Object.values(ERROR_CATALOG).map((entry: { status: number }) => String(entry.status)));
+  const requestBody = requestBodyOf(action);
   return {
     operationId: action.id,
     summary: action.summary,
     'x-cms-kind': action.kind,
+    // Every scope of `x-cms-permissions`, and one of `x-cms-any-permissions` when present.
     'x-cms-permissions': action.permissions,
-    parameters: [...pathParameters(action), ...queryParameters(action.request?.query), ...targetHeaders(action)],
-    ...(action.request?.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: action.request.body } } } }
-      : {}),
+    ...(action.anyPermissions?.length ? { 'x-cms-any-permissions': action.anyPermissions } : {}),
+    parameters: [
+      ...pathParameters(action),
+      ...queryParameters(action.request?.query),
+      ...targetHeaders(action),
+      ...declaredHeaders(action.request?.headers),
+    ],
+    ...(requestBody ? { requestBody } : {}),
     responses: {
       [action.response.status]: {
         description: 'Success',
@@ -54,6 +60,22 @@ function operationOf(action: AnyAction): Record<string, unknown> {
     },
     security: action.auth === 'public' ? [] : [{ apiKey: [] }, { session: [] }],
   };
+}
+
+/** A JSON body is required unless its schema allows `null` (an absent body validates as null). */
+function requestBodyOf(action: AnyAction): Record<string, unknown> | null {
+  const { body, multipart } = action.request ?? {};
+  if (multipart) return { required: true, content: { 'multipart/form-data': { schema: multipart } } };
+  if (!body) return null;
+  return { required: !allowsNull(body), content: { 'application/json': { schema: body } } };
+}
+
+function allowsNull(schema: JsonSchema): boolean {
+  const type = schema.type;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  if (schema.nullable === true) return true;
+  const alternatives = [...((schema.anyOf ?? []) as JsonSchema[]), ...((schema.oneOf ?? []) as JsonSchema[])];
+  return alternatives.some(allowsNull);
 }
 
 function pathParameters(action: AnyAction): unknown[] {
@@ -90,4 +112,29 @@ function targetHeaders(action: AnyAction): unknown[] {
       schema: { type: 'string' },
     },
   ];
+}
+
+/** Headers the action declares (`X-CMS-Schema-Hash`, `X-CMS-Locale`), besides the routing ones. */
+function declaredHeaders(headers: JsonSchema | undefined): unknown[] {
+  if (!headers) return [];
+  const properties = (headers.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set(((headers.required ?? []) as string[]).map((name) => name.toLowerCase()));
+  return Object.entries(properties).map(([name, schema]) => {
+    const { description, ...rest } = schema;
+    return {
+      name: headerDisplayName(name),
+      in: 'header',
+      required: required.has(name.toLowerCase()),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+/** `x-cms-schema-hash` -> `X-CMS-Schema-Hash`, as interface.md writes header names. */
+function headerDisplayName(name: string): string {
+  return name
+    .split('-')
+    .map((part) => (part.toLowerCase() === 'cms' ? 'CMS' : part.charAt(0).toUpperCase() + part.slice(1)))
+    .join('-');
 }

@@ -1,3 +1,4 @@
+import { CmsError } from '@cms/core';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { ServerConfig } from '../config.js';
@@ -27,7 +28,8 @@ export function createApp(config: ServerConfig, options: { logStream?: LogStream
     bodyLimit: config.maxBodyBytes,
     // request.ip is the client's address only when proxies in front are trusted (CMS_TRUST_PROXY).
     trustProxy: config.trustProxy,
-    return503OnClosing: true,
+    // Requests that arrive while closing are answered by registerConnectionDrain, in the envelope.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: {
       // Unknown fields are errors, not silently dropped; query strings coerce to declared types.
@@ -42,14 +44,21 @@ export function createApp(config: ServerConfig, options: { logStream?: LogStream
 }
 
 /**
- * During shutdown, answers in flight say `Connection: close`, so keep-alive sockets end with their
- * last response instead of holding the close open until the keep-alive timeout. A response whose
- * headers went out before shutdown began (a file still streaming) ends its socket when it finishes.
+ * During shutdown, a request that still arrives (on a keep-alive connection that was busy when the
+ * close began, or pipelined) is refused with `503 SERVICE_UNAVAILABLE` in the error envelope before
+ * any access step or handler runs, so a load balancer retries it elsewhere. Answers say
+ * `Connection: close`, so keep-alive sockets end with their last response instead of holding the
+ * close open until the keep-alive timeout. A response whose headers went out before shutdown began
+ * (a file still streaming) ends its socket when it finishes.
  */
 function registerConnectionDrain(app: FastifyInstance): void {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  // Registered before the access hooks (registerAccessHooks runs after createApp), so it runs first.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new CmsError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry the request.') : undefined);
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing && !reply.raw.headersSent) reply.header('connection', 'close');

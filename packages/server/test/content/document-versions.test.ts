@@ -44,14 +44,45 @@ describe('GET /content/{documentId}/versions', () => {
     expect(first.body.pagination.hasMore).toBe(true);
   });
 
-  it.each(['limit=0', 'limit=101', 'offset=-1', 'limit=abc', 'sort=path', 'limit=1&limit=2'])(
-    'answers INVALID_QUERY_PARAM for %s',
-    async (query) => {
+  it('orders by version number: desc by default, asc on request, with pagination', async () => {
+    const versionsOf = async (query: string) => {
       const response = await t.request('GET', `/api/v1/content/${doc.documentId}/versions?${query}`);
-      expect(response.status).toBe(400);
-      expect(response.body.error.code).toBe('INVALID_QUERY_PARAM');
-    },
-  );
+      expect(response.status, response.text).toBe(200);
+      return response.body.data.map((v: { version: number }) => v.version);
+    };
+    expect(await versionsOf('order=desc')).toEqual([3, 2, 1]);
+    expect(await versionsOf('order=asc')).toEqual([1, 2, 3]);
+    expect(await versionsOf('order=asc&limit=2&offset=1')).toEqual([2, 3]);
+    expect(await versionsOf('order=desc&limit=2&offset=1')).toEqual([2, 1]);
+  });
+
+  it('accepts the largest offset and answers an empty page', async () => {
+    const response = await t.request('GET', `/api/v1/content/${doc.documentId}/versions?offset=2147483647`);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual({
+      data: [],
+      pagination: { total: 3, limit: 20, offset: 2147483647, hasMore: false },
+    });
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['offset=-1', 'offset'],
+    ['offset=2147483648', 'offset'],
+    ['offset=10000000000000000000', 'offset'],
+    ['limit=abc', 'limit'],
+    ['sort=path', 'sort'],
+    ['order=up', 'order'],
+    ['order=ASC', 'order'],
+    ['limit=1&limit=2', 'limit'],
+    ['order=asc&order=desc', 'order'],
+  ])('answers INVALID_QUERY_PARAM for %s', async (query, field) => {
+    const response = await t.request('GET', `/api/v1/content/${doc.documentId}/versions?${query}`);
+    expect(response.status, response.text).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_QUERY_PARAM');
+    expect(response.body.error.details.fields).toHaveProperty(field);
+  });
 
   it('accepts limit=100 and lists nothing for a never-published document', async () => {
     const fresh = await createDocument(t);

@@ -68,6 +68,69 @@ describe('action catalog', () => {
   });
 });
 
+describe('catalog and OpenAPI: permissions, headers and bodies', () => {
+  let operations: Record<string, any>;
+  beforeAll(async () => {
+    const response = await t.request('GET', '/api/v1/openapi.json', { key: null });
+    operations = {};
+    for (const methods of Object.values(response.body.paths) as Record<string, any>[]) {
+      for (const operation of Object.values(methods)) operations[operation.operationId] = operation;
+    }
+  });
+  const headerNames = (operation: any) =>
+    operation.parameters.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name);
+
+  it('shows anyPermissions of content create and update in the catalog and as x-cms-any-permissions', async () => {
+    const draftWrite = ['content:write', 'content:write:draft'];
+    for (const id of ['content.create', 'content.update']) {
+      const item = (await t.request('GET', `/api/v1/actions/${id}`)).body.data;
+      expect(item, id).toMatchObject({ permissions: [], anyPermissions: draftWrite });
+      expect(operations[id]['x-cms-permissions'], id).toEqual([]);
+      expect(operations[id]['x-cms-any-permissions'], id).toEqual(draftWrite);
+    }
+    const publish = (await t.request('GET', '/api/v1/actions/content.publish')).body.data;
+    expect(publish.permissions).toEqual(['content:publish']);
+    expect(publish).not.toHaveProperty('anyPermissions');
+    expect(operations['content.publish']['x-cms-permissions']).toEqual(['content:publish']);
+    expect(operations['content.publish']).not.toHaveProperty('x-cms-any-permissions');
+  });
+
+  it('lists declared request headers as header parameters', () => {
+    expect(headerNames(operations['content.create'])).toEqual(
+      expect.arrayContaining(['X-CMS-Project', 'X-CMS-Environment', 'X-CMS-Schema-Hash', 'X-CMS-Locale']),
+    );
+    expect(headerNames(operations['content.update'])).toContain('X-CMS-Schema-Hash');
+    expect(headerNames(operations['content.update'])).not.toContain('X-CMS-Locale');
+    const hash = operations['content.create'].parameters.find((p: { name: string }) => p.name === 'X-CMS-Schema-Hash');
+    expect(hash).toMatchObject({ in: 'header', schema: { type: 'string' } });
+    expect(hash.description).toMatch(/SCHEMA_HASH_MISMATCH/);
+    expect(headerNames(operations['content.list'])).toContain('X-CMS-Locale');
+    expect(headerNames(operations['content.get'])).toContain('X-CMS-Locale');
+  });
+
+  it('marks a JSON body required only when its schema does not accept none', () => {
+    for (const id of ['content.create', 'content.update', 'schema.sync', 'webhooks.create']) {
+      expect(operations[id].requestBody?.required, id).toBe(true);
+    }
+    for (const id of ['content.publish', 'content.duplicate', 'content.previewTokens.create']) {
+      expect(operations[id].requestBody?.required, id).toBe(false);
+      expect(operations[id].requestBody.content['application/json'].schema, id).toBeDefined();
+    }
+    expect(operations['content.delete']).not.toHaveProperty('requestBody');
+  });
+
+  it('describes a declared multipart body as multipart/form-data with its binary part', () => {
+    const body = operations['probe.upload'].requestBody;
+    expect(body.required).toBe(true);
+    expect(Object.keys(body.content)).toEqual(['multipart/form-data']);
+    expect(body.content['multipart/form-data'].schema).toMatchObject({
+      type: 'object',
+      required: ['file'],
+      properties: { file: { type: 'string', format: 'binary' } },
+    });
+  });
+});
+
 describe('graceful shutdown', () => {
   it('finishes in-flight requests, then refuses new connections', async () => {
     const other = await startTestServer({ modules: [...FIRST_PARTY_MODULES, probeModule({ slowMs: 400 })] });

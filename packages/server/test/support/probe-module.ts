@@ -1,5 +1,5 @@
 import { CmsError } from '@cms/core';
-import { defineAction } from '../../src/actions/define-action.js';
+import { defineAction, singleFileFormSchema } from '../../src/actions/define-action.js';
 import type { ServerModule } from '../../src/modules/module-types.js';
 
 /** A test-only module with routes that exercise the envelopes, limits and failure paths. */
@@ -98,6 +98,18 @@ export function probeModule(options: { slowMs?: number } = {}): ServerModule {
             await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 300));
             return { done: true };
           },
+        }),
+        defineAction({
+          id: 'probe.upload',
+          kind: 'command',
+          method: 'POST',
+          path: '/api/v1/probe/upload',
+          summary: 'Declares a multipart body (never parsed: the declaration is what is tested)',
+          permissions: ['media:upload'],
+          target: 'environment',
+          request: { multipart: singleFileFormSchema('file') },
+          response: { status: 201, envelope: 'single' },
+          handler: async () => ({}),
         }),
         defineAction({
           id: 'probe.rate',

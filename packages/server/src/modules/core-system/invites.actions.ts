@@ -17,7 +17,7 @@ export function inviteActions(deps: { invites: InvitesService; cookies: CookiePo
       permissions: ['users:manage'],
       target: 'none',
       request: { body: createInviteBodySchema },
-      response: { status: 201, envelope: 'single', schema: inviteSchema },
+      response: { status: 200, envelope: 'single', schema: inviteSchema },
       handler: async ({ body }, ctx) => deps.invites.create(ctx, body),
     }),
     defineAction<unknown, unknown, { token: string; password: string }>({

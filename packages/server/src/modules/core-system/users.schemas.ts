@@ -1,4 +1,5 @@
 import { ROLES } from '@cms/core';
+import { limitQuerySchema, OFFSET_QUERY_SCHEMA } from '../../actions/query-schemas.js';
 import { ENVIRONMENT_NAME_PATTERN } from './environments.schemas.js';
 import { PROJECT_SLUG_PATTERN } from './projects.schemas.js';
 
@@ -25,8 +26,8 @@ export const listUsersQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    limit: limitQuerySchema(20, 100),
+    offset: OFFSET_QUERY_SCHEMA,
   },
 } as const;
 

@@ -51,18 +51,23 @@ export async function findVersion(
   return result.rows[0] ?? null;
 }
 
-/** A page of a document's versions, newest first, without their snapshots. */
+/** Direction of a list by version number. */
+export type SortOrder = 'asc' | 'desc';
+
+/** A page of a document's versions by number (`desc`: newest first), without their snapshots. */
 export async function listVersions(
   db: Queryable,
   scope: Scope,
-  where: { documentId: string; limit: number; offset: number },
+  where: { documentId: string; limit: number; offset: number; order: SortOrder },
 ): Promise<{ items: Omit<VersionRow, 'frontmatter' | 'body'>[]; total: number }> {
   const params = [scope.projectId, scope.environmentId, where.documentId];
   const filter = 'v.project_id = $1 and v.environment_id = $2 and v.document_id = $3';
+  // Chosen from two literals, never interpolated from input.
+  const direction = where.order === 'asc' ? 'asc' : 'desc';
   const page = await db.query<Omit<VersionRow, 'frontmatter' | 'body'>>(
     `select v.document_id as "documentId", v.version, v.published_at as "publishedAt",
          v.published_by as "publishedBy", v.change_summary as "changeSummary"
-       from document_versions v where ${filter} order by v.version desc limit $4 offset $5`,
+       from document_versions v where ${filter} order by v.version ${direction} limit $4 offset $5`,
     [...params, where.limit, where.offset],
   );
   const count = await db.query<{ total: number }>(

@@ -1,4 +1,5 @@
 import { defineAction } from '../../../actions/define-action.js';
+import type { SortOrder } from '../../../storage/repositories/versions.repository.js';
 import type { DocumentLifecycleService } from './document-lifecycle.service.js';
 import {
   restoreVersionResultSchema,
@@ -49,12 +50,12 @@ export function documentVersionActions(lifecycle: DocumentLifecycleService, vers
       response: { status: 200, envelope: 'single', schema: unpublishResultSchema },
       handler: async ({ params }, ctx) => lifecycle.unpublish(ctx, params),
     }),
-    defineAction<DocumentParams, { limit: number; offset: number }>({
+    defineAction<DocumentParams, { limit: number; offset: number; order: SortOrder }>({
       id: 'content.versions.list',
       kind: 'query',
       method: 'GET',
       path: '/api/v1/content/{documentId}/versions',
-      summary: "List a document's published versions, newest first",
+      summary: "List a document's published versions, newest first (order=asc: oldest first)",
       permissions: ['content:read'],
       target: 'environment',
       request: { params: documentIdParamsSchema, query: versionsQuerySchema },

@@ -1,4 +1,5 @@
 /** JSON Schemas of the version history endpoints (interface.md "Version entry"). */
+import { limitQuerySchema, OFFSET_QUERY_SCHEMA, ORDER_QUERY_SCHEMA } from '../../../actions/query-schemas.js';
 
 /** Default and largest page of the versions list (interface.md "Limits"). */
 export const VERSIONS_PAGE_DEFAULT = 20;
@@ -30,13 +31,14 @@ export const versionSnapshotSchema = {
   },
 } as const;
 
-/** `GET /content/{documentId}/versions` query. */
+/** `GET /content/{documentId}/versions` query: newest first unless `order=asc` (by version number). */
 export const versionsQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: VERSIONS_PAGE_MAX, default: VERSIONS_PAGE_DEFAULT },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    limit: limitQuerySchema(VERSIONS_PAGE_DEFAULT, VERSIONS_PAGE_MAX),
+    offset: OFFSET_QUERY_SCHEMA,
+    order: ORDER_QUERY_SCHEMA,
   },
 } as const;
 

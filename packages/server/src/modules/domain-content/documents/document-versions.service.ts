@@ -2,7 +2,12 @@ import { notFound, type Page } from '@cms/core';
 import type { RequestContext } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
 import { findDocument, replaceDraft } from '../../../storage/repositories/documents.repository.js';
-import { findVersion, listVersions, type VersionRow } from '../../../storage/repositories/versions.repository.js';
+import {
+  findVersion,
+  listVersions,
+  type SortOrder,
+  type VersionRow,
+} from '../../../storage/repositories/versions.repository.js';
 import { requireTarget } from './document-context.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getDocumentForChange } from './document-lookup.js';
@@ -29,13 +34,13 @@ export function createDocumentVersionsService(deps: DocumentsDeps) {
   };
 
   return {
-    /** Versions newest first. */
+    /** Versions by number: newest first (`desc`, the default) or oldest first (`asc`). */
     async list(
       ctx: RequestContext,
-      input: { documentId: string; limit: number; offset: number },
+      input: { documentId: string; limit: number; offset: number; order?: SortOrder },
     ): Promise<Page<VersionEntry>> {
       await assertDocumentExists(ctx, input.documentId);
-      const page = await listVersions(deps.db, requireTarget(ctx), input);
+      const page = await listVersions(deps.db, requireTarget(ctx), { ...input, order: input.order ?? 'desc' });
       return {
         items: page.items.map(({ version, publishedAt, publishedBy, changeSummary }) => ({
           version,

@@ -4,6 +4,7 @@ import type { DocumentLifecycleService } from './document-lifecycle.service.js';
 import { SCHEMA_HASH_HEADER } from './document-validation.js';
 import {
   createDocumentBodySchema,
+  createDocumentHeadersSchema,
   deleteResultSchema,
   documentIdParamsSchema,
   documentSchema,
@@ -45,7 +46,7 @@ export function documentActions(documents: DocumentsService, lifecycle: Document
       permissions: [],
       anyPermissions: DRAFT_WRITE,
       target: 'environment',
-      request: { body: createDocumentBodySchema, headers: schemaHashHeadersSchema },
+      request: { body: createDocumentBodySchema, headers: createDocumentHeadersSchema },
       response: { status: 201, envelope: 'single', schema: documentSchema },
       handler: async ({ body }, ctx, { request }) =>
         documents.create(ctx, {

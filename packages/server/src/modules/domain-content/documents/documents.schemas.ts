@@ -166,8 +166,23 @@ export const restoreResultSchema = {
   },
 } as const;
 
-/** Header schema of create and update: the schema hash (its absence is SCHEMA_HASH_MISMATCH, not a validation error). */
+/** `X-CMS-Schema-Hash`: required, but its absence is SCHEMA_HASH_MISMATCH (409), not a validation error. */
+const schemaHashHeader = {
+  type: 'string',
+  description: "Required: the server's schema hash; missing or different is SCHEMA_HASH_MISMATCH (409).",
+} as const;
+
+/** Header schema of update: the schema hash. */
 export const schemaHashHeadersSchema = {
   type: 'object',
-  properties: { 'x-cms-schema-hash': { type: 'string' }, 'x-cms-locale': { type: 'string' } },
+  properties: { 'x-cms-schema-hash': schemaHashHeader },
+} as const;
+
+/** Header schema of create: the schema hash and the optional locale override. */
+export const createDocumentHeadersSchema = {
+  type: 'object',
+  properties: {
+    'x-cms-schema-hash': schemaHashHeader,
+    'x-cms-locale': { type: 'string', description: 'Locale of the new document when the body has none (BCP 47).' },
+  },
 } as const;

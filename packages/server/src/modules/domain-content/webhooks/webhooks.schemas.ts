@@ -1,3 +1,4 @@
+import { limitQuerySchema, OFFSET_QUERY_SCHEMA } from '../../../actions/query-schemas.js';
 import { EVENT_TYPES } from '../../../storage/repositories/outbox.repository.js';
 
 /** JSON Schemas of the webhook endpoints (interface.md "Webhook endpoints", decisions.md §6). */
@@ -96,8 +97,8 @@ export const listDeliveriesQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: DELIVERIES_PAGE_MAX, default: DELIVERIES_PAGE_DEFAULT },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    limit: limitQuerySchema(DELIVERIES_PAGE_DEFAULT, DELIVERIES_PAGE_MAX),
+    offset: OFFSET_QUERY_SCHEMA,
     status: deliveryStatus,
   },
 } as const;
