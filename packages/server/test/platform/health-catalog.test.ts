@@ -120,6 +120,7 @@ describe('catalog and OpenAPI: permissions, headers and bodies', () => {
   });
 
   it('describes a declared multipart body as multipart/form-data with its binary part', () => {
+    expect(Object.keys(operations['media.upload'].requestBody.content)).toEqual(['multipart/form-data']);
     const body = operations['probe.upload'].requestBody;
     expect(body.required).toBe(true);
     expect(Object.keys(body.content)).toEqual(['multipart/form-data']);

@@ -1,4 +1,4 @@
-import { type AnyAction, defineAction } from '../../../actions/define-action.js';
+import { type AnyAction, defineAction, singleFileFormSchema } from '../../../actions/define-action.js';
 import {
   MEDIA_ASSET_SCHEMA,
   MEDIA_DELETED_SCHEMA,
@@ -35,6 +35,7 @@ export function mediaActions(deps: { media: MediaService; maxUploadBytes: number
       permissions: ['media:upload'],
       target: 'environment',
       setupScope: multipartUploadScope(maxUploadBytes),
+      request: { multipart: singleFileFormSchema(UPLOAD_PART) },
       response: { status: 201, envelope: 'single', schema: MEDIA_ASSET_SCHEMA },
       cli: { alias: 'media upload', inputMode: 'file' },
       handler: async (_input, ctx, { request }) => {

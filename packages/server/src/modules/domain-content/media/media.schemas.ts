@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../../actions/define-action.js';
+import { OFFSET_QUERY_SCHEMA } from '../../../actions/query-schemas.js';
 import { MEDIA_PAGE_DEFAULT, MEDIA_PAGE_MAX } from './media-query.js';
 
 /** Derived categories, the `category` filter values (interface.md "Media asset"). */
@@ -47,7 +48,7 @@ export const MEDIA_LIST_QUERY_SCHEMA: JsonSchema = {
     sort: { type: 'string', enum: ['uploadedAt', 'filename', 'sizeBytes'] },
     order: { type: 'string', enum: ['asc', 'desc'] },
     limit: { type: 'integer', minimum: 1, maximum: MEDIA_PAGE_MAX, default: MEDIA_PAGE_DEFAULT },
-    offset: { type: 'integer', minimum: 0, maximum: 2_147_483_647, default: 0 },
+    offset: OFFSET_QUERY_SCHEMA,
   },
 };
 

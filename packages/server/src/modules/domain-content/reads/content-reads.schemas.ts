@@ -4,6 +4,7 @@
  * booleans accept only `true` and `false`.
  */
 import { FIELD_NAME_PATTERN, MAX_FIELD_DEPTH } from '@cms/core';
+import { OFFSET_QUERY_SCHEMA } from '../../../actions/query-schemas.js';
 import { MAX_LOCALE_LENGTH, MAX_PATH_LENGTH } from '../documents/path-rules.js';
 
 /** Page size default and maximum (interface.md "Limits"). */
@@ -54,7 +55,7 @@ export const listDocumentsQuerySchema = {
     draft: { ...flag, default: false },
     resolve,
     limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-    offset: { type: 'integer', minimum: 0, maximum: 2_147_483_647, default: 0 },
+    offset: OFFSET_QUERY_SCHEMA,
     sort: { type: 'string', enum: ['createdAt', 'updatedAt', 'path'], default: 'createdAt' },
     order: { type: 'string', enum: ['asc', 'desc'] },
   },
@@ -68,9 +69,6 @@ export const overviewQuerySchema = {
     type: { type: 'array', maxItems: MAX_OVERVIEW_TYPES, items: { type: 'string', minLength: 1, maxLength: 64 } },
   },
 } as const;
-
-/** Routes without query parameters still reject unknown ones (decisions.md §3). */
-export const noQuerySchema = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 /** `X-CMS-Locale`: empty counts as absent; the service checks the tag itself. */
 export const localeHeaderSchema = {

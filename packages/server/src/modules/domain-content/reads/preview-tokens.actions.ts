@@ -1,6 +1,6 @@
 import { type AnyAction, defineAction } from '../../../actions/define-action.js';
 import { documentIdParamsSchema } from '../documents/documents.schemas.js';
-import { noQuerySchema, previewTokenBodySchema, previewTokenSchema } from './content-reads.schemas.js';
+import { previewTokenBodySchema, previewTokenSchema } from './content-reads.schemas.js';
 import type { PreviewTokensService } from './preview-tokens.service.js';
 
 /** `POST /content/{documentId}/preview-token` (interface.md "Content endpoints", decisions.md §5). */
@@ -14,7 +14,7 @@ export function previewTokensActions(service: PreviewTokensService): AnyAction[]
       summary: 'Issue a short-lived preview token for the draft of a document',
       permissions: ['content:read:draft'],
       target: 'environment',
-      request: { params: documentIdParamsSchema, query: noQuerySchema, body: previewTokenBodySchema },
+      request: { params: documentIdParamsSchema, body: previewTokenBodySchema },
       response: { status: 200, envelope: 'single', schema: previewTokenSchema },
       handler: ({ params, body }, ctx) =>
         service.issue(ctx, {

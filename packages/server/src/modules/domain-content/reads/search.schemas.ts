@@ -2,6 +2,8 @@
  * JSON Schemas of `GET /api/v1/search` (decisions.md §4; docs/api.md "Search"). Unknown parameters
  * are rejected (decisions.md §3), booleans accept only `true` and `false`.
  */
+
+import { OFFSET_QUERY_SCHEMA } from '../../../actions/query-schemas.js';
 import { MAX_LOCALE_LENGTH } from '../documents/path-rules.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './content-reads.schemas.js';
 
@@ -19,7 +21,7 @@ export const searchQuerySchema = {
     locale: { type: 'string', minLength: 1, maxLength: MAX_LOCALE_LENGTH },
     draft: { type: 'boolean', default: false },
     limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-    offset: { type: 'integer', minimum: 0, maximum: 2_147_483_647, default: 0 },
+    offset: OFFSET_QUERY_SCHEMA,
   },
 } as const;
 
