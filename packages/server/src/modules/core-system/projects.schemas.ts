@@ -22,3 +22,23 @@ export const createProjectBodySchema = {
     name: { type: 'string', minLength: 1, maxLength: 200 },
   },
 } as const;
+
+/** Settings of a project (`GET`/`PUT /api/v1/settings`, project from `X-CMS-Project`). */
+export const projectSettingsSchema = {
+  type: 'object',
+  required: ['mediaImageMaxBytes'],
+  properties: {
+    mediaImageMaxBytes: { type: ['integer', 'null'] },
+  },
+} as const;
+
+/** Body of `PUT /api/v1/settings`: every setting, null for "not set". */
+export const putProjectSettingsBodySchema = {
+  type: 'object',
+  required: ['mediaImageMaxBytes'],
+  additionalProperties: false,
+  properties: {
+    // Images (by detected type) larger than this are refused with PAYLOAD_TOO_LARGE; null: no extra limit.
+    mediaImageMaxBytes: { type: ['integer', 'null'], minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+  },
+} as const;

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { invalidInput } from '@cms/core';
-import type { RequestContext } from '../../http/request-context.js';
+import { CmsError, invalidInput } from '@cms/core';
+import type { ProjectTarget, RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import { insertEnvironment } from '../../storage/repositories/environments.repository.js';
 import {
+  findProjectBySlug,
   insertProjectIfSlugFree,
   listProjects,
   type ProjectRow,
+  setProjectSetting,
 } from '../../storage/repositories/projects.repository.js';
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
 import { DEFAULT_ENVIRONMENT } from './bootstrap.js';
@@ -20,6 +22,22 @@ export interface ProjectView {
 
 function toView(row: ProjectRow): ProjectView {
   return { slug: row.slug, name: row.name, createdAt: row.createdAt };
+}
+
+/** Wire shape of a project's settings: every known setting, null when not set. */
+export interface ProjectSettingsView {
+  mediaImageMaxBytes: number | null;
+}
+
+function toSettingsView(settings: Record<string, unknown>): ProjectSettingsView {
+  const limit = settings.mediaImageMaxBytes;
+  return { mediaImageMaxBytes: Number.isSafeInteger(limit) && (limit as number) > 0 ? (limit as number) : null };
+}
+
+/** The project of `X-CMS-Project` (resolved and access-checked by the request's access steps). */
+function requireProject(ctx: RequestContext): ProjectTarget {
+  if (!ctx.project) throw new CmsError('TARGET_REQUIRED', 'This route needs the X-CMS-Project header.');
+  return ctx.project;
 }
 
 /** Projects: listed as far as the caller may see them, created with their default environment. */
@@ -50,6 +68,21 @@ export function createProjectsService(deps: { db: Db; bus: InvalidationBus }) {
         await deps.bus.publish(tx, 'targets');
         return toView(project);
       });
+    },
+
+    async getSettings(ctx: RequestContext): Promise<ProjectSettingsView> {
+      const { projectSlug } = requireProject(ctx);
+      const project = await findProjectBySlug(deps.db, projectSlug);
+      if (!project) throw new CmsError('PROJECT_NOT_FOUND', `No project "${projectSlug}".`);
+      return toSettingsView(project.settings);
+    },
+
+    /** Replaces the settings; they are read fresh where they apply (an upload), so a change counts at once. */
+    async putSettings(ctx: RequestContext, input: ProjectSettingsView): Promise<ProjectSettingsView> {
+      const { projectSlug } = requireProject(ctx);
+      const settings = await setProjectSetting(deps.db, projectSlug, 'mediaImageMaxBytes', input.mediaImageMaxBytes);
+      if (!settings) throw new CmsError('PROJECT_NOT_FOUND', `No project "${projectSlug}".`);
+      return toSettingsView(settings);
     },
   };
 }

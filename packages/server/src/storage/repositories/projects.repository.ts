@@ -58,3 +58,23 @@ export async function insertProjectIfSlugFree(
     throw error;
   }
 }
+
+/**
+ * Sets (or, with null, removes) one key of a project's settings; returns the new settings, or null
+ * when no project has this slug.
+ */
+export async function setProjectSetting(
+  db: Queryable,
+  slug: string,
+  key: string,
+  value: unknown,
+): Promise<Record<string, unknown> | null> {
+  const result = await db.query<{ settings: Record<string, unknown> }>(
+    `update projects
+     set settings = case when $3::jsonb is null then settings - $2 else settings || jsonb_build_object($2::text, $3::jsonb) end
+     where slug = $1
+     returning settings`,
+    [slug, key, value === null ? null : JSON.stringify(value)],
+  );
+  return result.rows[0]?.settings ?? null;
+}
