@@ -5,4 +5,5 @@ export * from './frontmatter-validator.js';
 export * from './references.js';
 export * from './schema-definition.js';
 export * from './schema-hash.js';
+export * from './schema-overlay.js';
 export * from './validator-cache.js';

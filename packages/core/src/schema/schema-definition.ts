@@ -20,6 +20,15 @@ const ROOT = 'resolvedSchema';
 const SCHEMA_KEYS = ['types'];
 const TYPE_KEYS = ['name', 'directory', 'localized', 'fields'];
 
+/** Options of `validateResolvedSchema`. */
+export interface SchemaValidationOptions {
+  /**
+   * Types a reference field may target besides the schema's own: those of the base schema a layer
+   * is applied over (schema overlays).
+   */
+  baseTypeNames?: Iterable<string>;
+}
+
 /** Outcome of `validateResolvedSchema`: the schema, or errors by JSON path. */
 export type SchemaValidation = { ok: true; schema: ResolvedSchema } | { ok: false; fields: Record<string, string> };
 
@@ -71,12 +80,13 @@ function checkType(type: unknown, path: string, typeNames: ReadonlySet<string>, 
 
 /**
  * Validates the structure of a pushed resolved schema, collecting every error. On success the
- * input itself is returned, unchanged, so its hash is the hash the client computed.
+ * input itself is returned, unchanged, so its hash is the hash the client computed. A layer synced
+ * to an extending environment passes its base's type names as `baseTypeNames`.
  * @example
  * const result = validateResolvedSchema(body.resolvedSchema);
  * if (!result.ok) throw invalidInput(result.fields);
  */
-export function validateResolvedSchema(input: unknown): SchemaValidation {
+export function validateResolvedSchema(input: unknown, options: SchemaValidationOptions = {}): SchemaValidation {
   const errors: FieldErrors = {};
   if (!isPlainObject(input)) {
     return { ok: false, fields: { [ROOT]: 'must be an object { types: [schema type] }' } };
@@ -92,8 +102,9 @@ export function validateResolvedSchema(input: unknown): SchemaValidation {
     return { ok: false, fields: errors };
   }
   const typeNames = collectTypeNames(types, errors);
+  const targetNames = new Set([...typeNames, ...(options.baseTypeNames ?? [])]);
   types.forEach((type, index) => {
-    checkType(type, `${ROOT}.types[${index}]`, typeNames, errors);
+    checkType(type, `${ROOT}.types[${index}]`, targetNames, errors);
   });
   if (Object.keys(errors).length > 0) return { ok: false, fields: errors };
   return { ok: true, schema: input as unknown as ResolvedSchema };

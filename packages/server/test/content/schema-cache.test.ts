@@ -1,10 +1,19 @@
-import type { ResolvedSchema } from '@cms/core';
+import { computeSchemaHash, type ResolvedSchema, type SchemaType } from '@cms/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/server.js';
+import type { Db } from '../../src/storage/db.js';
 import { openPostgresDb } from '../../src/storage/postgres-db.js';
 import { testEngine } from '../support/test-database.js';
 import { sendRequest, startTestServer, type TestServer } from '../support/test-server.js';
-import { BLOG_SCHEMA, hashHeader, postFrontmatter, syncBody, syncSchema, uniquePath } from './fixtures.js';
+import {
+  addEnvironment,
+  BLOG_SCHEMA,
+  hashHeader,
+  postFrontmatter,
+  syncBody,
+  syncSchema,
+  uniquePath,
+} from './fixtures.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -62,4 +71,56 @@ describe('schema cache', () => {
       await db.close();
     }
   });
+
+  // Skipped on PGlite, as above.
+  it.skipIf(testEngine() !== 'postgres')(
+    'drops the cached schema of an extending environment on another process when its base syncs',
+    async () => {
+      await syncSchema(t);
+      await addEnvironment(t, 'overlay', 'production');
+      const note: SchemaType = { name: 'note', directory: 'notes', localized: false, fields: {} };
+      const layered = await syncSchema(t, { types: [note] }, { environment: 'overlay' });
+      const db = await openPostgresDb({ connectionString: t.database.url as string, max: 4 });
+      // While muted, the other process hears no invalidation at all (its bus stays live): what it
+      // does then rests on the check inside the write's transaction, not on the timing of NOTIFY.
+      let muted = false;
+      const listen: Db['listen'] = (channel, handler, onEvent) =>
+        db.listen(channel, (payload) => (muted ? undefined : handler(payload)), onEvent);
+      const mutable = new Proxy(db, { get: (target, key) => (key === 'listen' ? listen : Reflect.get(target, key)) });
+      const other = await createServer({ ...t.config, port: 0 }, { db: mutable });
+      try {
+        const otherUrl = await other.listen();
+        const ask = (method: string, path: string, options = {}) =>
+          sendRequest(otherUrl, t.adminKey, method, path, { environment: 'overlay', ...options });
+        const create = (hash: string) =>
+          ask('POST', '/api/v1/content', {
+            headers: hashHeader(hash),
+            body: { type: 'post', path: uniquePath(), frontmatter: postFrontmatter() },
+          });
+        // Warm the other process's cache of the child.
+        expect((await ask('GET', '/api/v1/schema')).body.data.schemaHash).toBe(layered);
+        muted = true;
+        await syncSchema(t, smaller);
+        const merged = computeSchemaHash({ types: [...smaller.types, note] });
+        // A write checks the merged hash in force in its own transaction, whatever the cache holds...
+        const stale = await create(layered);
+        expect(stale.status, stale.text).toBe(409);
+        expect(stale.body.error.details.schemaHash).toBe(merged);
+        expect((await create(merged)).status).toBe(201);
+        // The muted cache still answers reads with the old merge (proof the mute held)...
+        expect((await ask('GET', '/api/v1/schema')).body.data.schemaHash).toBe(layered);
+        // ...and reads of the child follow a base sync once its invalidation arrives.
+        muted = false;
+        const tag: SchemaType = { name: 'tag', directory: 'tags', localized: false, fields: {} };
+        await syncSchema(t, { types: [...BLOG_SCHEMA.types, tag] });
+        await expect
+          .poll(async () => (await ask('GET', '/api/v1/schema')).body.data.schemaHash, { timeout: 5_000 })
+          .toBe(computeSchemaHash({ types: [...BLOG_SCHEMA.types, tag, note] }));
+      } finally {
+        await other.close();
+        await db.close();
+        await syncSchema(t);
+      }
+    },
+  );
 });

@@ -158,7 +158,7 @@ describe('PUT /schema/sync', () => {
     await syncSchema(t);
   });
 
-  it('keeps schemas per environment, and an extending environment inherits until it syncs its own', async () => {
+  it('keeps schemas per environment; an extending environment without a layer has its base schema (see schema-overlays.test.ts)', async () => {
     await addEnvironment(t, 'preview', 'production');
     const inherited = await t.request('GET', '/api/v1/schema', { environment: 'preview' });
     expect(inherited.body.data.schemaHash).toBe(BLOG_SCHEMA_HASH);

@@ -1,6 +1,6 @@
 /**
  * SQL of copying content between two environments of one project: cloning a whole environment
- * (schema, documents, versions) with `insert ... select`, and the reads and writes of promoting
+ * (documents, versions) with `insert ... select`, and the reads and writes of promoting
  * published documents (decisions.md §4, docs/api.md "Environments: clone and promote").
  */
 import type { Queryable } from '../db.js';
@@ -54,31 +54,6 @@ function remappedIds(column: string): string {
     ) token on token.n = piece.n)`;
 }
 
-/**
- * Copies the schema in force in the source (its own or inherited through `extends`) as the
- * target's own registry row, so the copied documents keep the schema they were written against.
- */
-async function copySchema(tx: Queryable, scope: CopyScope): Promise<number> {
-  const result = await tx.query(
-    `insert into schema_registry (environment_id, project_id, schema_hash, resolved_schema, raw_config_snapshot,
-       synced_at, synced_by)
-     select $3::uuid, s.project_id, s.schema_hash, s.resolved_schema, s.raw_config_snapshot, s.synced_at, s.synced_by
-     from (
-       with recursive chain (id, extends_id, depth) as (
-         select id, extends_id, 0 from environments where id = $2 and project_id = $1
-         union all
-         select e.id, e.extends_id, chain.depth + 1 from environments e
-         join chain on e.id = chain.extends_id where e.project_id = $1 and chain.depth < 16
-       )
-       select s.* from chain join schema_registry s on s.environment_id = chain.id and s.project_id = $1
-       order by chain.depth limit 1
-     ) s
-     where exists (select 1 from environments t where t.id = $3::uuid and t.project_id = $1)`,
-    [scope.projectId, scope.sourceEnvironmentId, scope.targetEnvironmentId],
-  );
-  return result.rowCount;
-}
-
 /** Copies every document (soft-deleted ones too) with new ids, mapped groups and references. */
 async function copyDocuments(tx: Queryable, scope: CopyScope): Promise<number> {
   const result = await tx.query(
@@ -110,12 +85,14 @@ async function copyVersions(tx: Queryable, scope: CopyScope): Promise<number> {
   return result.rowCount;
 }
 
-/** Copies schema, documents and versions from source to a new, empty target: three statements. */
-export async function copyEnvironmentContent(tx: Queryable, scope: CopyScope): Promise<CloneCounts> {
-  const schemas = await copySchema(tx, scope);
+/**
+ * Copies documents and versions from source to a new, empty target: two statements. The schema is
+ * copied by the caller (the source's effective schema is a merge of layers, computed in the service).
+ */
+export async function copyEnvironmentContent(tx: Queryable, scope: CopyScope): Promise<Omit<CloneCounts, 'schemas'>> {
   const documents = await copyDocuments(tx, scope);
   const versions = await copyVersions(tx, scope);
-  return { schemas, documents, versions };
+  return { documents, versions };
 }
 
 /** Advisory lock namespace (with the environment id's hash) of promotions into an environment. */

@@ -1,7 +1,10 @@
 import type { ResolvedSchema } from '@cms/core';
 import type { Queryable } from '../db.js';
 
-/** The schema synced to one environment. */
+/**
+ * The schema synced to one environment: its whole schema, or for an environment that extends
+ * another its layer over the base (schema overlays, docs/api.md "Schema registry").
+ */
 export interface SchemaRow {
   environmentId: string;
   projectId: string;
@@ -11,28 +14,52 @@ export interface SchemaRow {
   syncedBy: string;
 }
 
-/**
- * The schema in force for an environment: its own when synced, else the nearest environment it
- * extends (schema overlays: an environment inherits its base until it syncs its own).
- */
-export async function findEffectiveSchema(
-  db: Queryable,
-  scope: { projectId: string; environmentId: string },
-): Promise<SchemaRow | null> {
-  const result = await db.query<SchemaRow>(
-    `with recursive chain (id, extends_id, depth) as (
+/** One layer of an environment's `extends` chain without its schema: enough to tell whether a cached merge is current. */
+export type SchemaLayerStamp = Pick<SchemaRow, 'environmentId' | 'schemaHash'>;
+
+/** Longest `extends` chain followed; environments are created on existing bases, so chains are short and acyclic. */
+const MAX_CHAIN_DEPTH = 16;
+
+/** The environment and the ones it extends, with their distance from it ($1 project, $2 environment). */
+const CHAIN = `with recursive chain (id, extends_id, depth) as (
        select id, extends_id, 0 from environments where id = $2 and project_id = $1
        union all
        select e.id, e.extends_id, chain.depth + 1 from environments e
-       join chain on e.id = chain.extends_id where e.project_id = $1 and chain.depth < 16
-     )
+       join chain on e.id = chain.extends_id where e.project_id = $1 and chain.depth < ${MAX_CHAIN_DEPTH}
+     )`;
+
+/**
+ * The synced layers of an environment's `extends` chain, the root's first and the environment's own
+ * (if any) last: its effective schema is their merge (core `mergeSchemaLayers`).
+ */
+export async function listSchemaLayers(
+  db: Queryable,
+  scope: { projectId: string; environmentId: string },
+): Promise<SchemaRow[]> {
+  const result = await db.query<SchemaRow>(
+    `${CHAIN}
      select s.environment_id as "environmentId", s.project_id as "projectId", s.schema_hash as "schemaHash",
        s.resolved_schema as "resolvedSchema", s.synced_at as "syncedAt", s.synced_by as "syncedBy"
      from chain join schema_registry s on s.environment_id = chain.id and s.project_id = $1
-     order by chain.depth limit 1`,
+     order by chain.depth desc`,
     [scope.projectId, scope.environmentId],
   );
-  return result.rows[0] ?? null;
+  return result.rows;
+}
+
+/** `listSchemaLayers` without the schemas: which layer hashes are in force, in the same order. */
+export async function listSchemaLayerStamps(
+  db: Queryable,
+  scope: { projectId: string; environmentId: string },
+): Promise<SchemaLayerStamp[]> {
+  const result = await db.query<SchemaLayerStamp>(
+    `${CHAIN}
+     select s.environment_id as "environmentId", s.schema_hash as "schemaHash"
+     from chain join schema_registry s on s.environment_id = chain.id and s.project_id = $1
+     order by chain.depth desc`,
+    [scope.projectId, scope.environmentId],
+  );
+  return result.rows;
 }
 
 /** What one sync writes: the registry row of the environment and a history row. */
@@ -45,27 +72,7 @@ export interface SchemaSync {
   syncedBy: string;
 }
 
-/** The hash in force for an environment (its own or inherited), without loading the schema. */
-export async function findEffectiveSchemaHash(
-  db: Queryable,
-  scope: { projectId: string; environmentId: string },
-): Promise<string | null> {
-  const result = await db.query<{ schemaHash: string }>(
-    `with recursive chain (id, extends_id, depth) as (
-       select id, extends_id, 0 from environments where id = $2 and project_id = $1
-       union all
-       select e.id, e.extends_id, chain.depth + 1 from environments e
-       join chain on e.id = chain.extends_id where e.project_id = $1 and chain.depth < 16
-     )
-     select s.schema_hash as "schemaHash"
-     from chain join schema_registry s on s.environment_id = chain.id and s.project_id = $1
-     order by chain.depth limit 1`,
-    [scope.projectId, scope.environmentId],
-  );
-  return result.rows[0]?.schemaHash ?? null;
-}
-
-/** The environment's own synced schema (not an inherited one), without the schema itself. */
+/** The environment's own synced schema (its layer, never an inherited one), without the schema itself. */
 export async function findOwnSchema(
   db: Queryable,
   scope: { projectId: string; environmentId: string },
@@ -119,4 +126,31 @@ export async function saveSchemaIfChanged(
     ],
   );
   return true;
+}
+
+/**
+ * Gives a new environment ($3) a registry row holding `schema`, with the raw snapshot and sync
+ * stamp of the layer `fromEnvironmentId` ($2) synced (an environment clone). Returns the rows written.
+ */
+export async function insertSchemaCopy(
+  db: Queryable,
+  scope: { projectId: string; fromEnvironmentId: string; toEnvironmentId: string },
+  schema: { schemaHash: string; resolvedSchema: ResolvedSchema },
+): Promise<number> {
+  const result = await db.query(
+    `insert into schema_registry (environment_id, project_id, schema_hash, resolved_schema, raw_config_snapshot,
+       synced_at, synced_by)
+     select $3::uuid, s.project_id, $4, $5, s.raw_config_snapshot, s.synced_at, s.synced_by
+     from schema_registry s
+     where s.project_id = $1 and s.environment_id = $2
+       and exists (select 1 from environments t where t.id = $3::uuid and t.project_id = $1)`,
+    [
+      scope.projectId,
+      scope.fromEnvironmentId,
+      scope.toEnvironmentId,
+      schema.schemaHash,
+      JSON.stringify(schema.resolvedSchema),
+    ],
+  );
+  return result.rowCount;
 }

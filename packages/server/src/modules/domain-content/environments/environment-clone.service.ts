@@ -4,7 +4,9 @@ import {
   type CopyScope,
   copyEnvironmentContent,
 } from '../../../storage/repositories/environment-copy.repository.js';
+import { insertSchemaCopy } from '../../../storage/repositories/schema.repository.js';
 import type { ContentEnvironments } from '../../core-system/environments.service.js';
+import { loadMergedSchema } from '../schema/schema-layers.js';
 
 /**
  * Clones an environment's content for `POST /api/v1/environments { cloneFrom }` (decisions.md §4).
@@ -17,7 +19,27 @@ export function createEnvironmentCloneService(): ContentEnvironments & {
 } {
   return {
     async cloneInto(tx, scope) {
-      return copyEnvironmentContent(tx, scope);
+      return { schemas: await copySchema(tx, scope), ...(await copyEnvironmentContent(tx, scope)) };
     },
   };
+}
+
+/**
+ * Gives the clone the source's effective schema (its layers merged along its `extends` chain) as
+ * its own registry row, so the copied documents keep the schema they were written against whatever
+ * the clone extends. A new environment holds no cached schema: no invalidation is needed.
+ */
+async function copySchema(tx: Transaction, scope: CopyScope): Promise<number> {
+  const source = { projectId: scope.projectId, environmentId: scope.sourceEnvironmentId };
+  const merged = await loadMergedSchema(tx, source);
+  if (!merged) return 0;
+  return insertSchemaCopy(
+    tx,
+    {
+      projectId: scope.projectId,
+      fromEnvironmentId: merged.nearest.environmentId,
+      toEnvironmentId: scope.targetEnvironmentId,
+    },
+    { schemaHash: merged.schemaHash, resolvedSchema: merged.resolvedSchema },
+  );
 }

@@ -9,11 +9,11 @@ import {
   overwriteDraft,
 } from '../../../storage/repositories/environment-copy.repository.js';
 import { findEnvironment } from '../../../storage/repositories/environments.repository.js';
-import { findEffectiveSchemaHash } from '../../../storage/repositories/schema.repository.js';
 import { insertVersion } from '../../../storage/repositories/versions.repository.js';
 import { actorOf } from '../documents/document-context.js';
 import { eventDocument } from '../documents/document-events.js';
 import type { Outbox } from '../outbox.js';
+import { loadMergedSchema } from '../schema/schema-layers.js';
 import { type PlannedPromotion, type PromoteAction, planPromotion } from './promotion-plan.js';
 
 /** Body of `POST /api/v1/environments/{name}/promote`, with the source from the path. */
@@ -166,7 +166,10 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
         // Applying locks the target's documents, so no edit slips between plan and write.
         const targetDocuments = await listLiveDocuments(tx, target, { forUpdate: apply });
         const selected = selectDocuments(sourceDocuments, input.documentIds);
-        const sameSchema = (await findEffectiveSchemaHash(tx, source)) === (await findEffectiveSchemaHash(tx, target));
+        // Effective schemas (layers merged along each `extends` chain): promoted frontmatter is not
+        // revalidated, so the target's schema in force must be the one the source's was checked against.
+        const sameSchema =
+          (await loadMergedSchema(tx, source))?.schemaHash === (await loadMergedSchema(tx, target))?.schemaHash;
         const plan = planPromotion({ sourceDocuments, targetDocuments, selected, sameSchema });
         const items = plan.map(toItem);
         if (!apply || plan.some((planned) => planned.action === 'conflict')) return { plan: items, applied: false };

@@ -7,12 +7,9 @@ import {
 } from '@cms/core';
 import type { Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
-import {
-  findEffectiveSchema,
-  findEffectiveSchemaHash,
-  type SchemaRow,
-} from '../../../storage/repositories/schema.repository.js';
+import { listSchemaLayerStamps } from '../../../storage/repositories/schema.repository.js';
 import type { InvalidationBus } from '../../../tenancy/invalidation.js';
+import { loadMergedSchema, type MergedSchema, stampOf } from './schema-layers.js';
 
 /** The schema of an environment nothing was ever synced to (here or in a base): no types. */
 export const EMPTY_SCHEMA: ResolvedSchema = { types: [] };
@@ -20,10 +17,14 @@ export const EMPTY_SCHEMA: ResolvedSchema = { types: [] };
 /** Hash of the empty schema: what `GET /schema` reports and content writes expect before the first sync. */
 export const EMPTY_SCHEMA_HASH = computeSchemaHash(EMPTY_SCHEMA);
 
-/** The schema in force in an environment, with its types by name. */
+/**
+ * The schema in force in an environment, with its types by name: the merge of the layers synced
+ * along its `extends` chain (schema overlays), hashed as merged.
+ */
 export interface EffectiveSchema {
   schemaHash: string;
   types: ReadonlyMap<string, SchemaType>;
+  /** When and by whom the latest of its layers was synced. */
   syncedAt: Date;
   syncedBy: string;
 }
@@ -33,13 +34,14 @@ export interface SchemaReader {
   /** The effective schema, or null when nothing was ever synced here or in a base environment. */
   find(target: Pick<Target, 'projectId' | 'environmentId'>): Promise<EffectiveSchema | null>;
   /**
-   * The effective schema as `queryable` (a write's open transaction) sees it: one hash lookup,
-   * and the cached schema when the hash still matches. Writes use this, so a sync that committed
-   * a moment ago counts even before its invalidation reaches this process; inside a transaction on
-   * the embedded database it is also the only safe way (`find` would wait for the transaction).
+   * The effective schema as `queryable` (a write's open transaction) sees it: one lookup of the
+   * chain's layer hashes, and the cached merge when they are still the same. Writes use this, so a
+   * sync that committed a moment ago (here or in a base) counts even before its invalidation
+   * reaches this process; inside a transaction on the embedded database it is also the only safe
+   * way (`find` would wait for the transaction).
    */
   load(queryable: Queryable, target: Pick<Target, 'projectId' | 'environmentId'>): Promise<EffectiveSchema | null>;
-  /** The compiled frontmatter validator of a type (compiled once per schema hash). */
+  /** The compiled frontmatter validator of a type (compiled once per effective schema hash). */
   validatorFor(schema: EffectiveSchema, type: SchemaType): FrontmatterValidator;
   /** Drops this process's cache at once (after a local sync commits; other processes hear the bus). */
   invalidate(): void;
@@ -47,18 +49,24 @@ export interface SchemaReader {
 
 const MAX_CACHED_ENVIRONMENTS = 5_000;
 
-function toEffectiveSchema(row: SchemaRow): EffectiveSchema {
+/** A cached effective schema and the layers it was merged from. */
+interface CacheEntry {
+  stamp: string;
+  schema: EffectiveSchema;
+}
+
+function toEffectiveSchema(merged: MergedSchema): EffectiveSchema {
   return {
-    schemaHash: row.schemaHash,
-    types: new Map(row.resolvedSchema.types.map((type) => [type.name, type])),
-    syncedAt: row.syncedAt,
-    syncedBy: row.syncedBy,
+    schemaHash: merged.schemaHash,
+    types: new Map(merged.resolvedSchema.types.map((type) => [type.name, type])),
+    syncedAt: merged.latest.syncedAt,
+    syncedBy: merged.latest.syncedBy,
   };
 }
 
 /** Creates the reader; its cache is safe to lose, cleared on every `schema` invalidation, bypassed while the bus is not live. */
 export function createSchemaReader(db: Queryable, bus: InvalidationBus): SchemaReader {
-  const cache = new Map<string, EffectiveSchema | null>();
+  const cache = new Map<string, CacheEntry | null>();
   const validators = createValidatorCache();
   // Bumped on every invalidation: a read that started before it must not refill the cache after it.
   let generation = 0;
@@ -66,31 +74,32 @@ export function createSchemaReader(db: Queryable, bus: InvalidationBus): SchemaR
     generation += 1;
     cache.clear();
   };
-  // A sync in one environment can change what its extending environments inherit: drop everything.
+  // A sync in one environment changes the effective schema of every environment extending it,
+  // directly or not: whatever the key, drop every entry (this process caches few environments).
   bus.subscribe('schema', invalidate);
-  const remember = (environmentId: string, schema: EffectiveSchema | null, startedAt: number) => {
+  const remember = (environmentId: string, entry: CacheEntry | null, startedAt: number) => {
     if (startedAt !== generation) return;
     if (cache.size >= MAX_CACHED_ENVIRONMENTS) cache.clear();
-    cache.set(environmentId, schema);
+    cache.set(environmentId, entry);
   };
   return {
     async find(target) {
       // Not while the bus is down: a sync made meanwhile would go unheard.
-      if (bus.isLive() && cache.has(target.environmentId)) return cache.get(target.environmentId) ?? null;
+      if (bus.isLive() && cache.has(target.environmentId)) return cache.get(target.environmentId)?.schema ?? null;
       const startedAt = generation;
-      const row = await findEffectiveSchema(db, target);
-      const schema = row ? toEffectiveSchema(row) : null;
-      remember(target.environmentId, schema, startedAt);
-      return schema;
+      const merged = await loadMergedSchema(db, target);
+      const entry = merged ? { stamp: merged.stamp, schema: toEffectiveSchema(merged) } : null;
+      remember(target.environmentId, entry, startedAt);
+      return entry?.schema ?? null;
     },
     async load(queryable, target) {
-      const hash = await findEffectiveSchemaHash(queryable, target);
-      if (hash === null) return null;
+      const stamps = await listSchemaLayerStamps(queryable, target);
+      if (stamps.length === 0) return null;
       const cached = cache.get(target.environmentId);
-      if (cached && cached.schemaHash === hash) return cached;
-      const row = await findEffectiveSchema(queryable, target);
+      if (cached && cached.stamp === stampOf(stamps)) return cached.schema;
+      const merged = await loadMergedSchema(queryable, target);
       // Not cached: this transaction may still roll back or see what others do not yet.
-      return row ? toEffectiveSchema(row) : null;
+      return merged ? toEffectiveSchema(merged) : null;
     },
     validatorFor: (schema, type) => validators.validatorFor(schema.schemaHash, type),
     invalidate,

@@ -1,11 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, computeSchemaHash, invalidInput, type SchemaType, validateResolvedSchema } from '@cms/core';
+import {
+  applySchemaLayer,
+  CmsError,
+  computeSchemaHash,
+  invalidInput,
+  type ResolvedSchema,
+  type SchemaType,
+  validateResolvedSchema,
+} from '@cms/core';
 import type { RequestContext } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
-import { findOwnSchema, saveSchemaIfChanged } from '../../../storage/repositories/schema.repository.js';
+import {
+  findOwnSchema,
+  listSchemaLayers,
+  saveSchemaIfChanged,
+} from '../../../storage/repositories/schema.repository.js';
 import type { InvalidationBus } from '../../../tenancy/invalidation.js';
 import { requireTarget } from '../documents/document-context.js';
-import { EMPTY_SCHEMA_HASH, type SchemaReader } from './schema-reader.js';
+import { mergeLayers } from './schema-layers.js';
+import { EMPTY_SCHEMA, EMPTY_SCHEMA_HASH, type SchemaReader } from './schema-reader.js';
 
 /** `GET /schema`: every type in force and the hash guarding content writes. */
 export interface SchemaView {
@@ -28,6 +41,48 @@ export interface SyncSchemaResult {
   types: string[];
   syncedAt: Date;
   syncedBy: string;
+}
+
+/** A pushed schema that passed validation, with its hash. */
+interface ValidLayer {
+  schema: ResolvedSchema;
+  schemaHash: string;
+}
+
+/**
+ * Validates a pushed schema as a layer over `base` (null: nothing below it): its references may
+ * target the base's types, its hash must be the client's, and merged with the base it must still be
+ * a valid schema (the type and field limits hold for the merge).
+ */
+function assertValidLayer(input: SyncSchemaInput, base: ResolvedSchema | null): ValidLayer {
+  const baseTypeNames = base?.types.map((type) => type.name) ?? [];
+  const validation = validateResolvedSchema(input.resolvedSchema, { baseTypeNames });
+  if (!validation.ok) throw invalidInput(validation.fields);
+  const schema = validation.schema;
+  const expected = computeSchemaHash(schema);
+  if (expected !== input.schemaHash) {
+    throw invalidInput(
+      { schemaHash: `does not match the resolved schema: its hash is ${expected}` },
+      `schemaHash does not match the resolved schema (expected ${expected}): hash the canonical JSON (RFC 8785) of resolvedSchema with SHA-256.`,
+    );
+  }
+  if (base) {
+    const merged = validateResolvedSchema(applySchemaLayer(base, schema));
+    if (!merged.ok) {
+      const [path, problem] = Object.entries(merged.fields)[0] ?? ['resolvedSchema', 'is invalid'];
+      throw invalidInput({
+        resolvedSchema: `merged with the schema of the environment it extends, ${path} ${problem}`,
+      });
+    }
+  }
+  return { schema, schemaHash: expected };
+}
+
+/** The effective schema once `layer` is the environment's own: the layer over its base's. */
+function applyLayer(base: ResolvedSchema | null, layer: ValidLayer): { schema: ResolvedSchema; schemaHash: string } {
+  if (!base) return layer;
+  const schema = applySchemaLayer(base, layer.schema);
+  return { schema, schemaHash: computeSchemaHash(schema) };
 }
 
 /** The schema registry: reads of the schema in force and idempotent, non-destructive syncs. */
@@ -55,48 +110,66 @@ export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: 
     },
 
     /**
-     * Stores a pushed schema. Same hash as stored: nothing is written (`synced: false`). Documents
-     * are never touched: a removed field simply stops being validated (interface.md "Schema endpoints").
+     * Stores a pushed schema as the environment's layer (its whole schema when it extends nothing).
+     * Nothing is written (`synced: false`) when the environment's effective schema would stay the
+     * same. Documents are never touched: a removed field simply stops being validated
+     * (interface.md "Schema endpoints"). Answers the effective schema's hash and types.
      */
     async sync(ctx: RequestContext, input: SyncSchemaInput): Promise<SyncSchemaResult> {
       const target = requireTarget(ctx);
-      const validation = validateResolvedSchema(input.resolvedSchema);
-      if (!validation.ok) throw invalidInput(validation.fields);
-      const schema = validation.schema;
-      const expected = computeSchemaHash(schema);
-      if (expected !== input.schemaHash) {
-        throw invalidInput(
-          { schemaHash: `does not match the resolved schema: its hash is ${expected}` },
-          `schemaHash does not match the resolved schema (expected ${expected}): hash the canonical JSON (RFC 8785) of resolvedSchema with SHA-256.`,
-        );
-      }
-      const names = schema.types.map((type) => type.name);
       const result = await withTransaction(deps.db, async (tx) => {
-        const current = await findOwnSchema(tx, target);
-        if (current?.schemaHash === expected)
-          return { synced: false, syncedAt: current.syncedAt, syncedBy: current.syncedBy };
+        const layers = await listSchemaLayers(tx, target);
+        const baseLayers = layers.filter((layer) => layer.environmentId !== target.environmentId);
+        const current = mergeLayers(layers);
+        const base = mergeLayers(baseLayers);
+        const layer = assertValidLayer(input, base?.resolvedSchema ?? null);
+        const next = applyLayer(base?.resolvedSchema ?? null, layer);
+        const unchanged = (syncedAt: Date, syncedBy: string) => ({
+          synced: false,
+          schema: current?.resolvedSchema ?? EMPTY_SCHEMA,
+          schemaHash: current?.schemaHash ?? EMPTY_SCHEMA_HASH,
+          syncedAt,
+          syncedBy,
+        });
+        // Same effective schema: also when an extending environment is sent exactly what it inherits
+        // (it then keeps following its base: no layer is stored).
+        if (current && current.schemaHash === next.schemaHash)
+          return unchanged(current.latest.syncedAt, current.latest.syncedBy);
         const sync = {
           historyId: randomUUID(),
-          schemaHash: expected,
-          resolvedSchema: schema,
+          schemaHash: layer.schemaHash,
+          resolvedSchema: layer.schema,
           rawConfigSnapshot: input.rawConfigSnapshot,
           syncedAt: deps.clock(),
           syncedBy: ctx.principal.id,
         };
         if (!(await saveSchemaIfChanged(tx, target, sync))) {
+          // A concurrent sync of the same layer committed first.
           const winner = await findOwnSchema(tx, target);
+          const now = mergeLayers(await listSchemaLayers(tx, target));
           return {
             synced: false,
+            schema: now?.resolvedSchema ?? next.schema,
+            schemaHash: now?.schemaHash ?? next.schemaHash,
             syncedAt: winner?.syncedAt ?? sync.syncedAt,
             syncedBy: winner?.syncedBy ?? sync.syncedBy,
           };
         }
-        // Every process (this one included) drops its cached schema once this commits.
+        // Every process (this one included) drops its cached schemas, those of environments
+        // extending this one too, once this commits.
         await deps.bus.publish(tx, 'schema', target.environmentId);
-        return { synced: true, syncedAt: sync.syncedAt, syncedBy: sync.syncedBy };
+        return { synced: true, ...next, syncedAt: sync.syncedAt, syncedBy: sync.syncedBy };
       });
       if (result.synced) deps.schemas.invalidate();
-      return { ...result, schemaHash: expected, typesCount: names.length, types: names };
+      const names = result.schema.types.map((type) => type.name);
+      return {
+        synced: result.synced,
+        schemaHash: result.schemaHash,
+        typesCount: names.length,
+        types: names,
+        syncedAt: result.syncedAt,
+        syncedBy: result.syncedBy,
+      };
     },
   };
 }
