@@ -10,6 +10,7 @@ import {
   MEDIA_PURGE_CHANNEL,
   type MediaPurgeRow,
 } from '../../../storage/repositories/media.repository.js';
+import { createQueueLoop } from '../queue-loop.js';
 
 /** Queue entries one claim leases. */
 export const MEDIA_PURGE_BATCH_SIZE = 100;
@@ -22,8 +23,6 @@ export const MEDIA_PURGE_RETRY_BASE_MS = 10_000;
 export const MEDIA_PURGE_RETRY_MAX_MS = 60 * 60_000;
 /** Longest error message kept in `media_purge_queue.last_error`. */
 const MAX_ERROR_CHARS = 1_000;
-/** Shortest sleep when an entry seems due but could not be claimed (another process holds it). */
-const MIN_RECHECK_MS = 25;
 
 /** Dependencies of the worker. */
 export interface MediaPurgeWorkerOptions {
@@ -64,29 +63,6 @@ export function mediaPurgeRetryDelayMs(attempts: number): number {
  */
 export function createMediaPurgeWorker(options: MediaPurgeWorkerOptions): MediaPurgeWorker {
   const { db, storage, log, pollIntervalMs } = options;
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let unlisten: (() => Promise<void>) | null = null;
-  let wakeRequested = false;
-  let sleeper: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
-
-  const wake = (): void => {
-    wakeRequested = true;
-    if (!sleeper) return;
-    clearTimeout(sleeper.timer);
-    const { resolve } = sleeper;
-    sleeper = null;
-    resolve();
-  };
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        sleeper = null;
-        resolve();
-      }, ms);
-      sleeper = { timer, resolve };
-    });
 
   /** Deletes one entry's object; a missing object counts as deleted (MediaStorage.delete). */
   const deleteObject = async (
@@ -132,53 +108,23 @@ export function createMediaPurgeWorker(options: MediaPurgeWorkerOptions): MediaP
     return claimed.length;
   };
 
-  const msUntilNextPass = async (): Promise<number> => {
-    const dueInMs = await findMsUntilNextMediaPurge(db);
-    if (dueInMs === null) return pollIntervalMs;
-    return Math.min(pollIntervalMs, Math.max(MIN_RECHECK_MS, Math.ceil(dueInMs)));
-  };
-
-  const run = async (): Promise<void> => {
-    while (running) {
-      wakeRequested = false;
-      let waitMs = pollIntervalMs;
-      try {
-        // A full batch may have left more due entries behind.
-        let claimed = MEDIA_PURGE_BATCH_SIZE;
-        while (running && claimed === MEDIA_PURGE_BATCH_SIZE) claimed = await purgeBatch();
-        if (!wakeRequested && running) waitMs = await msUntilNextPass();
-      } catch (error: unknown) {
-        log.warn({ err: error }, 'media purge pass failed; retrying after the poll interval');
-      }
-      if (running && !wakeRequested) await sleep(waitMs);
-    }
-  };
+  const loop = createQueueLoop({
+    db,
+    log,
+    channel: MEDIA_PURGE_CHANNEL,
+    pollIntervalMs,
+    // A full batch may have left more due entries behind.
+    pass: async () => loop.isRunning() && (await purgeBatch()) === MEDIA_PURGE_BATCH_SIZE,
+    msUntilNextDue: () => findMsUntilNextMediaPurge(db),
+    failureMessage: 'media purge pass failed; retrying after the poll interval',
+  });
 
   return {
     async start() {
-      if (running || pollIntervalMs <= 0) return;
-      running = true;
-      // Wake-ups sent while the LISTEN connection was lost were missed: catch up once it is back.
-      const stopListening = await db.listen(MEDIA_PURGE_CHANNEL, wake, (event) => {
-        if (event.state === 'live') wake();
-      });
-      if (!running) {
-        await stopListening(); // stopped while subscribing
-        return;
-      }
-      unlisten = stopListening;
-      loop = run();
+      if (pollIntervalMs > 0) await loop.start();
     },
-    async stop() {
-      if (!running) return;
-      running = false;
-      await unlisten?.();
-      unlisten = null;
-      wake();
-      await loop;
-      loop = null;
-    },
-    wake,
+    stop: () => loop.stop(),
+    wake: loop.wake,
     async purgeNow(storageKey) {
       try {
         await storage.delete(storageKey);

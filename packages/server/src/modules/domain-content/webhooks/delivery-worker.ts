@@ -7,6 +7,7 @@ import {
 } from '../../../storage/repositories/webhook-delivery-queue.repository.js';
 import { WEBHOOK_TIMEOUT_MS } from '../../../webhooks/https-sender.js';
 import { OUTBOX_CHANNEL } from '../outbox.js';
+import { createQueueLoop } from '../queue-loop.js';
 import { attemptDelivery } from './delivery-attempt.js';
 import { fanOutEvents } from './fan-out.js';
 import type { SecretBox } from './secret-box.js';
@@ -19,8 +20,6 @@ export const POLL_INTERVAL_MS = 1_000;
 export const DELIVERY_LEASE_MS = 3 * WEBHOOK_TIMEOUT_MS;
 /** Attempts one process runs at once; one slow receiver does not hold up the others. */
 export const MAX_IN_FLIGHT = 16;
-/** Shortest sleep when work seems due but could not be claimed (another process holds it). */
-const MIN_RECHECK_MS = 25;
 /** Fan-out batches per pass before the pass moves on to sending. */
 const MAX_FAN_OUT_BATCHES_PER_PASS = 10;
 
@@ -65,100 +64,49 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     retryDelaysMs: RETRY_DELAYS_MS,
   };
   const inFlight = new Set<Promise<void>>();
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let unlisten: (() => Promise<void>) | null = null;
-  let wakeRequested = false;
-  let sleeper: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
-
-  const wake = (): void => {
-    wakeRequested = true;
-    if (!sleeper) return;
-    clearTimeout(sleeper.timer);
-    const { resolve } = sleeper;
-    sleeper = null;
-    resolve();
-  };
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        sleeper = null;
-        resolve();
-      }, ms);
-      sleeper = { timer, resolve };
-    });
 
   const track = (attempt: Promise<void>): void => {
     const tracked = attempt
       .catch((error: unknown) => log.error({ err: error }, 'webhook delivery attempt crashed'))
       .finally(() => {
         inFlight.delete(tracked);
-        wake();
+        loop.wake();
       });
     inFlight.add(tracked);
   };
 
-  const pass = async (): Promise<void> => {
-    for (let batch = 0; batch < MAX_FAN_OUT_BATCHES_PER_PASS && running; batch++) {
+  /** Fans out new events, then starts attempts for due deliveries; true when a full batch was claimed. */
+  const pass = async (): Promise<boolean> => {
+    for (let batch = 0; batch < MAX_FAN_OUT_BATCHES_PER_PASS && loop.isRunning(); batch++) {
       const { events } = await fanOutEvents(db);
       if (events === 0) break;
     }
     const free = MAX_IN_FLIGHT - inFlight.size;
-    if (free <= 0 || !running) return;
+    if (free <= 0 || !loop.isRunning()) return false;
     const leaseToken = randomUUID();
     const claimed = await claimDueDeliveries(db, { limit: free, leaseMs: DELIVERY_LEASE_MS, leaseToken });
     for (const delivery of claimed) track(attemptDelivery(attemptContext, delivery, leaseToken));
     // A full batch may have left more due work behind.
-    if (claimed.length === free) wakeRequested = true;
+    return claimed.length === free;
   };
 
-  const msUntilNextPass = async (): Promise<number> => {
-    if (inFlight.size >= MAX_IN_FLIGHT) return pollIntervalMs; // a finishing attempt wakes the loop
-    const dueInMs = await findMsUntilNextDue(db);
-    if (dueInMs === null) return pollIntervalMs;
-    return Math.min(pollIntervalMs, Math.max(MIN_RECHECK_MS, Math.ceil(dueInMs)));
-  };
-
-  const run = async (): Promise<void> => {
-    while (running) {
-      wakeRequested = false;
-      let waitMs = pollIntervalMs;
-      try {
-        await pass();
-        if (!wakeRequested && running) waitMs = await msUntilNextPass();
-      } catch (error: unknown) {
-        log.error({ err: error }, 'webhook delivery pass failed; retrying after the poll interval');
-      }
-      if (running && !wakeRequested) await sleep(waitMs);
-    }
-  };
+  const loop = createQueueLoop({
+    db,
+    log,
+    channel: OUTBOX_CHANNEL,
+    pollIntervalMs,
+    pass,
+    // All slots busy: a finishing attempt wakes the loop.
+    msUntilNextDue: async () => (inFlight.size >= MAX_IN_FLIGHT ? null : findMsUntilNextDue(db)),
+    failureMessage: 'webhook delivery pass failed; retrying after the poll interval',
+  });
 
   return {
-    async start() {
-      if (running) return;
-      running = true;
-      // Wake-ups sent while the LISTEN connection was lost were missed: catch up once it is back.
-      const stopListening = await db.listen(OUTBOX_CHANNEL, wake, (event) => {
-        if (event.state === 'live') wake();
-      });
-      if (!running) {
-        await stopListening(); // stopped while subscribing
-        return;
-      }
-      unlisten = stopListening;
-      loop = run();
-    },
+    start: () => loop.start(),
     async stop() {
-      if (!running) return;
-      running = false;
-      await unlisten?.();
-      unlisten = null;
-      wake();
-      await loop;
-      loop = null;
+      await loop.stop();
       await Promise.allSettled([...inFlight]);
     },
-    wake,
+    wake: loop.wake,
   };
 }
