@@ -100,8 +100,9 @@ export interface VariantRow {
 }
 
 /**
- * The referenced documents of row `d` as a json array (column "referenced"), by primary key in the
- * same statement. Only values shaped like a UUID are cast (a CASE, so the cast never sees another).
+ * The referenced documents of row `d` (a single-document read) as a json array (column
+ * "referenced"), by primary key in the same statement. Only values shaped like a UUID are cast (a
+ * CASE, so the cast never sees another).
  */
 function referencedLateral(shape: ReadShape, params: unknown[]): { join: string; column: string } {
   if (!shape.referencePaths?.length) return { join: '', column: '' };
@@ -110,10 +111,7 @@ function referencedLateral(shape: ReadShape, params: unknown[]): { join: string;
   return {
     column: ', refs.referenced',
     join: `left join lateral (
-       select coalesce(json_agg(json_build_object('id', r.id, 'type', r.type, 'path', r.path,
-         'isDeleted', r.is_deleted, 'publishedVersion', r.published_version, 'frontmatter', r.${content})), '[]')
-         as referenced
-       from documents r
+       ${referencedRowsJson(shape.draft)}
        where r.project_id = $1 and r.environment_id = $2 and r.id = any(array(
          select case when v.id ~* '${UUID_PATTERN}' then v.id::uuid end
          from unnest($${params.length}::jsonpath[]) as p(path),
@@ -124,6 +122,15 @@ function referencedLateral(shape: ReadShape, params: unknown[]): { join: string;
 }
 
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
+/** Referenced documents (alias `r`, conditions to follow) as one json array of ReferencedRow. */
+function referencedRowsJson(draft: boolean): string {
+  const content = draft ? 'draft_frontmatter' : 'published_frontmatter';
+  return `select coalesce(json_agg(json_build_object('id', r.id, 'type', r.type, 'path', r.path,
+         'isDeleted', r.is_deleted, 'publishedVersion', r.published_version, 'frontmatter', r.${content})), '[]')
+         as referenced
+       from documents r`;
+}
 
 /**
  * A non-deleted document by id, or, with `locale`, the variant of its translation group in that
@@ -239,22 +246,41 @@ export async function listDocumentRows(
   params.push(page.limit, page.offset);
   const [limit, offset] = [`$${params.length - 1}`, `$${params.length}`];
   const draft = !filter.published;
-  const referenced = referencedLateral({ ...shape, draft }, params);
-  const result = await db.query<DocumentReadRow & { total: number }>(
-    `select t.total, ${contentColumns(draft)}${referenced.column}
+  const references = pageReferences({ ...shape, draft }, params);
+  const position = references ? `row_number() over (order by ${orderBy('d', page)}) as position, ` : '';
+  const listed = `select ${position}t.total, ${contentColumns(draft)}
      from (${totalQuery}) t
      left join lateral (
        select p.id from documents p where ${paged} order by ${orderBy('p', page)} limit ${limit} offset ${offset}
      ) page on true
-     left join documents d on d.id = page.id and d.project_id = $1 and d.environment_id = $2
-     ${referenced.join}
-     order by ${orderBy('d', page)}`,
-    params,
-    PREPARED,
-  );
+     left join documents d on d.id = page.id and d.project_id = $1 and d.environment_id = $2`;
+  const sql = references
+    ? // The page's references in one lookup, carried by its first row.
+      `with listed as (${listed})
+       select listed.*, case when listed.position = 1 then ${references} end as referenced
+       from listed order by listed.position`
+    : `${listed} order by ${orderBy('d', page)}`;
+  const result = await db.query<DocumentReadRow & { total: number; position?: number }>(sql, params, PREPARED);
   const total = result.rows[0]?.total ?? 0;
-  const rows = result.rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row as DocumentReadRow);
+  const rows = result.rows
+    .filter((row) => row.id !== null)
+    .map(({ total: _total, position: _position, ...row }) => row as DocumentReadRow);
   return { rows, total };
+}
+
+/**
+ * The documents referenced at `shape.referencePaths` by any row of the CTE `listed`, as a json
+ * array: one primary-key lookup for the whole page. Null when no references are asked for.
+ */
+function pageReferences(shape: ReadShape, params: unknown[]): string | null {
+  if (!shape.referencePaths?.length) return null;
+  params.push(shape.referencePaths);
+  return `(${referencedRowsJson(shape.draft)}
+       where r.project_id = $1 and r.environment_id = $2 and r.id = any(array(
+         select case when v.id ~* '${UUID_PATTERN}' then v.id::uuid end
+         from listed l, unnest($${params.length}::jsonpath[]) as p(path),
+           lateral jsonb_path_query(l.frontmatter, p.path) as j(value),
+           lateral (select j.value #>> '{}' as id) v)))`;
 }
 
 /**
