@@ -11,6 +11,7 @@ import {
   setProjectSetting,
 } from '../../storage/repositories/projects.repository.js';
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
+import { MEDIA_IMAGE_LIMIT_SETTING, mediaImageLimitOf } from '../../tenancy/project-settings.js';
 import { DEFAULT_ENVIRONMENT } from './bootstrap.js';
 
 /** Wire shape of a project (decisions.md §4). */
@@ -30,8 +31,7 @@ export interface ProjectSettingsView {
 }
 
 function toSettingsView(settings: Record<string, unknown>): ProjectSettingsView {
-  const limit = settings.mediaImageMaxBytes;
-  return { mediaImageMaxBytes: Number.isSafeInteger(limit) && (limit as number) > 0 ? (limit as number) : null };
+  return { mediaImageMaxBytes: mediaImageLimitOf(settings[MEDIA_IMAGE_LIMIT_SETTING]) };
 }
 
 /** The project of `X-CMS-Project` (resolved and access-checked by the request's access steps). */
@@ -80,7 +80,12 @@ export function createProjectsService(deps: { db: Db; bus: InvalidationBus }) {
     /** Replaces the settings; they are read fresh where they apply (an upload), so a change counts at once. */
     async putSettings(ctx: RequestContext, input: ProjectSettingsView): Promise<ProjectSettingsView> {
       const { projectSlug } = requireProject(ctx);
-      const settings = await setProjectSetting(deps.db, projectSlug, 'mediaImageMaxBytes', input.mediaImageMaxBytes);
+      const settings = await setProjectSetting(
+        deps.db,
+        projectSlug,
+        MEDIA_IMAGE_LIMIT_SETTING,
+        input.mediaImageMaxBytes,
+      );
       if (!settings) throw new CmsError('PROJECT_NOT_FOUND', `No project "${projectSlug}".`);
       return toSettingsView(settings);
     },

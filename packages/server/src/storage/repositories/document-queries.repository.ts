@@ -99,38 +99,7 @@ export interface VariantRow {
   updatedAt: Date;
 }
 
-/**
- * The referenced documents of row `d` (a single-document read) as a json array (column
- * "referenced"), by primary key in the same statement. Only values shaped like a UUID are cast (a
- * CASE, so the cast never sees another).
- */
-function referencedLateral(shape: ReadShape, params: unknown[]): { join: string; column: string } {
-  if (!shape.referencePaths?.length) return { join: '', column: '' };
-  params.push(shape.referencePaths);
-  const content = shape.draft ? 'draft_frontmatter' : 'published_frontmatter';
-  return {
-    column: ', refs.referenced',
-    join: `left join lateral (
-       ${referencedRowsJson(shape.draft)}
-       where r.project_id = $1 and r.environment_id = $2 and r.id = any(array(
-         select case when v.id ~* '${UUID_PATTERN}' then v.id::uuid end
-         from unnest($${params.length}::jsonpath[]) as p(path),
-           lateral jsonb_path_query(d.${content}, p.path) as j(value),
-           lateral (select j.value #>> '{}' as id) v))
-     ) refs on d.id is not null`,
-  };
-}
-
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-
-/** Referenced documents (alias `r`, conditions to follow) as one json array of ReferencedRow. */
-function referencedRowsJson(draft: boolean): string {
-  const content = draft ? 'draft_frontmatter' : 'published_frontmatter';
-  return `select coalesce(json_agg(json_build_object('id', r.id, 'type', r.type, 'path', r.path,
-         'isDeleted', r.is_deleted, 'publishedVersion', r.published_version, 'frontmatter', r.${content})), '[]')
-         as referenced
-       from documents r`;
-}
 
 /**
  * A non-deleted document by id, or, with `locale`, the variant of its translation group in that
@@ -144,27 +113,21 @@ export async function findReadableDocument(
 ): Promise<DocumentReadRow | null> {
   const params: unknown[] = [scope.projectId, scope.environmentId, where.id];
   if (where.locale !== undefined) params.push(where.locale);
-  const referenced = referencedLateral(shape, params);
-  const select = `select ${contentColumns(shape.draft)}${referenced.column} from documents d ${referenced.join}`;
-  if (where.locale === undefined) {
-    const result = await db.query<DocumentReadRow>(
-      `${select} where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted`,
-      params,
-      PREPARED,
-    );
-    return result.rows[0] ?? null;
-  }
-  const result = await db.query<DocumentReadRow>(
-    `${select}
+  const select = `select ${contentColumns(shape.draft)} from documents d`;
+  const found =
+    where.locale === undefined
+      ? `${select} where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted`
+      : `${select}
      where d.project_id = $1 and d.environment_id = $2 and not d.is_deleted
        and d.translation_group_id = (
          select g.translation_group_id from documents g
          where g.project_id = $1 and g.environment_id = $2 and g.id = $3 and not g.is_deleted)
        and d.locale in ($4, '${DEFAULT_LOCALE}')
-     order by d.locale = $4 desc limit 1`,
-    params,
-    PREPARED,
-  );
+     order by d.locale = $4 desc limit 1`;
+  // A single read is a page of one: its references come the way a list's do.
+  const references = pageReferences(shape, params);
+  const sql = references ? `with listed as (${found}) select listed.*, ${references} as referenced from listed` : found;
+  const result = await db.query<DocumentReadRow>(sql, params, PREPARED);
   return result.rows[0] ?? null;
 }
 
@@ -270,12 +233,16 @@ export async function listDocumentRows(
 
 /**
  * The documents referenced at `shape.referencePaths` by any row of the CTE `listed`, as a json
- * array: one primary-key lookup for the whole page. Null when no references are asked for.
+ * array: one primary-key lookup for the whole page. Only values shaped like a UUID are cast (a
+ * CASE, so the cast never sees another). Null when no references are asked for.
  */
 function pageReferences(shape: ReadShape, params: unknown[]): string | null {
   if (!shape.referencePaths?.length) return null;
   params.push(shape.referencePaths);
-  return `(${referencedRowsJson(shape.draft)}
+  const content = shape.draft ? 'draft_frontmatter' : 'published_frontmatter';
+  return `(select coalesce(json_agg(json_build_object('id', r.id, 'type', r.type, 'path', r.path,
+         'isDeleted', r.is_deleted, 'publishedVersion', r.published_version, 'frontmatter', r.${content})), '[]')
+       from documents r
        where r.project_id = $1 and r.environment_id = $2 and r.id = any(array(
          select case when v.id ~* '${UUID_PATTERN}' then v.id::uuid end
          from listed l, unnest($${params.length}::jsonpath[]) as p(path),

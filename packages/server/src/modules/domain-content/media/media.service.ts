@@ -21,6 +21,7 @@ import {
   listMedia,
   type MediaRow,
 } from '../../../storage/repositories/media.repository.js';
+import { MEDIA_IMAGE_LIMIT_SETTING, mediaImageLimitOf } from '../../../tenancy/project-settings.js';
 import type { Outbox } from '../outbox.js';
 import { type MediaAsset, mediaFileUrl, toMediaAsset } from './media-asset.js';
 import type { MediaPurgeWorker } from './media-purge-worker.js';
@@ -55,9 +56,6 @@ export interface MediaServiceDeps {
   log: FastifyBaseLogger;
 }
 
-/** The project setting (projects.settings jsonb) that limits image uploads; absent means no extra limit. */
-export const IMAGE_LIMIT_SETTING = 'mediaImageMaxBytes';
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Media rules: upload, list, get, delete, and the lookups behind file urls. */
@@ -66,8 +64,7 @@ export function createMediaService(deps: MediaServiceDeps) {
 
   /** The per-project image limit, or null: only a positive integer counts (docs/api.md "Media"). */
   async function imageLimitOf(projectId: string): Promise<number | null> {
-    const value = await findProjectMediaImageMaxBytes(db, projectId);
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
+    return mediaImageLimitOf(await findProjectMediaImageMaxBytes(db, projectId));
   }
 
   async function removeObject(key: string, log: FastifyBaseLogger): Promise<void> {
@@ -209,7 +206,7 @@ function requireTarget(ctx: RequestContext): Target {
 function imageTooLarge(target: Target, maxBytes: number): CmsError {
   return new CmsError(
     'PAYLOAD_TOO_LARGE',
-    `Images in project "${target.projectSlug}" are limited to ${maxBytes} bytes (project setting ${IMAGE_LIMIT_SETTING}).`,
-    { maxBytes, setting: IMAGE_LIMIT_SETTING },
+    `Images in project "${target.projectSlug}" are limited to ${maxBytes} bytes (project setting ${MEDIA_IMAGE_LIMIT_SETTING}).`,
+    { maxBytes, setting: MEDIA_IMAGE_LIMIT_SETTING },
   );
 }
