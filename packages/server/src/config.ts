@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { readSsoSettings, SsoSettingError, type SsoSettings } from './sso-settings.js';
 
 /** Every setting of the server, read from environment variables once at start (decisions.md §1). */
 export interface ServerConfig {
@@ -35,12 +36,34 @@ export interface ServerConfig {
   webhookCaFile: string | null;
   maxBodyBytes: number;
   maxUploadBytes: number;
+  /** Milliseconds a client has to send a whole request, headers and body (uploads included); 0 = no limit. */
+  requestTimeoutMs: number;
+  /** Milliseconds a client has to send the request line and headers. */
+  headersTimeoutMs: number;
+  /** Milliseconds an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
   logLevel: string;
   /**
    * Which proxies to believe about the client address (X-Forwarded-For): none (false), every
    * hop (true), or the listed addresses/CIDR ranges. The address feeds login backoff and session lists.
    */
   trustProxy: boolean | string[];
+  /** `NODE_ENV=production`: no development conveniences (dev key, CMS_DEV), JSON logs unless told otherwise. */
+  production: boolean;
+  /** CMS_DEV: local development; webhooks may target loopback and self-signed receivers. Never with production. */
+  dev: boolean;
+  /** CMS_DEV_KEY: print a development key at the first start of the embedded default (never in production). */
+  devKey: boolean;
+  /** LOG_FORMAT: `json` lines, `pretty` lines for a person, or `auto` (pretty on a terminal outside production). */
+  logFormat: 'json' | 'pretty' | 'auto';
+  /** OIDC and SAML sign-in providers (`CMS_OIDC_PROVIDERS`, `CMS_SAML_PROVIDERS`; docs/access-control.md). */
+  sso: SsoSettings;
+  /** Budget of the published read cache in bytes (LRU beyond it); 0 turns the cache off. */
+  readCacheBytes: number;
+  /** `Cache-Control: max-age` of API-key published reads; 0 sends `no-cache` (revalidate with ETag). */
+  httpCacheMaxAgeSeconds: number;
+  /** `stale-while-revalidate` of API-key published reads (with a max-age above 0); 0 omits it. */
+  httpCacheStaleWhileRevalidateSeconds: number;
 }
 
 /** A setting that is missing or malformed; the server refuses to start and says which. */
@@ -109,13 +132,49 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     webhookCaFile: env.CMS_WEBHOOK_CA_FILE || null,
     maxBodyBytes: readInt(env, 'CMS_MAX_BODY_BYTES', MIB, 1024, 1024 * MIB),
     maxUploadBytes: readInt(env, 'CMS_MAX_UPLOAD_BYTES', 100 * MIB, 1024, 1024 * 1024 * MIB),
+    requestTimeoutMs: readInt(env, 'CMS_REQUEST_TIMEOUT_MS', 120_000, 0, 3_600_000),
+    headersTimeoutMs: readInt(env, 'CMS_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    keepAliveTimeoutMs: readInt(env, 'CMS_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: readTrustProxy(env, 'CMS_TRUST_PROXY'),
+    ...readDevelopmentSettings(env, embedded),
+    sso: readSso(env, embedded),
+    readCacheBytes: readInt(env, 'CMS_READ_CACHE_BYTES', 64 * MIB, 0, 64 * 1024 * MIB),
+    httpCacheMaxAgeSeconds: readInt(env, 'CMS_HTTP_CACHE_MAX_AGE_SECONDS', 0, 0, 31_536_000),
+    httpCacheStaleWhileRevalidateSeconds: readInt(
+      env,
+      'CMS_HTTP_CACHE_STALE_WHILE_REVALIDATE_SECONDS',
+      0,
+      0,
+      31_536_000,
+    ),
   };
+  if (config.requestTimeoutMs > 0 && config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError('CMS_HEADERS_TIMEOUT_MS must not be larger than CMS_REQUEST_TIMEOUT_MS.');
+  }
   if (mediaDriver === 's3' && !config.s3.bucket) {
     throw new ConfigError('CMS_MEDIA_DRIVER=s3 needs S3_BUCKET (and usually S3_ENDPOINT and credentials).');
   }
   return config;
+}
+
+/** Development conveniences, refused (or off) in production so a copied setting cannot open them there. */
+function readDevelopmentSettings(env: Env, embedded: boolean) {
+  const production = env.NODE_ENV === 'production';
+  const dev = readBool(env, 'CMS_DEV', false);
+  if (dev && production) throw new ConfigError('CMS_DEV cannot be set with NODE_ENV=production.');
+  const devKey = readBool(env, 'CMS_DEV_KEY', true) && embedded && !production;
+  const logFormat = readEnum(env, 'LOG_FORMAT', ['json', 'pretty', 'auto'] as const, 'auto');
+  return { production, dev, devKey, logFormat };
+}
+
+function readSso(env: Env, embedded: boolean): SsoSettings {
+  try {
+    return readSsoSettings(env, readInt(env, 'CMS_SSO_TIMEOUT_SECONDS', 10, 1, 120), embedded);
+  } catch (error: unknown) {
+    if (error instanceof SsoSettingError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -1,23 +1,39 @@
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
+import { createPrettyLogStream, usesPrettyLogs } from './logging/pretty-log.js';
+import { formatStartBanner } from './logging/start-banner.js';
 import { ModuleValidationError } from './modules/loader.js';
 import { createServer } from './server.js';
+import { isFirstStart } from './storage/pglite-first-start.js';
 
 const SHUTDOWN_TIMEOUT_MS = 25_000;
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig();
-  const server = await createServer(config);
+  const pretty = usesPrettyLogs(config, process.stdout.isTTY === true);
+  const color = pretty && process.stdout.isTTY === true && !process.env.NO_COLOR;
+  if (!config.databaseUrl && isFirstStart(join(config.dataDir, 'db'))) {
+    process.stderr.write(`cms: first start: creating the embedded database in ${config.dataDir} (a few seconds)\n`);
+  }
+  const server = await createServer(
+    config,
+    pretty ? { logStream: createPrettyLogStream(process.stdout, { color }) } : {},
+  );
   const address = await server.listen();
+  const startupMs = Math.round(performance.now() - startedAt);
   server.app.log.info(
     {
       address,
       studio: `${config.publicUrl}/studio`,
       database: server.db.engine,
-      startupMs: Math.round(performance.now() - startedAt),
+      dataDir: config.databaseUrl ? undefined : config.dataDir,
+      startupMs,
     },
     'server listening',
   );
+  if (pretty)
+    process.stdout.write(formatStartBanner({ address, config, notices: server.notices, startupMs }, { color }));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -3,6 +3,7 @@ import type { AnyAction } from './actions/define-action.js';
 import { mountActions } from './actions/mount-actions.js';
 import type { ServerConfig } from './config.js';
 import { createApp, type LogStream, registerAccessHooks } from './http/create-app.js';
+import { registerStudioStatic } from './http/studio-static.js';
 import { FIRST_PARTY_MODULES } from './modules/first-party.js';
 import { loadModules } from './modules/loader.js';
 import type { ModuleManifest, ModuleSurface, ServerModule } from './modules/module-types.js';
@@ -19,6 +20,8 @@ export interface CmsServer {
   app: FastifyInstance;
   db: Db;
   config: ServerConfig;
+  /** What the modules have to tell the person starting the server once (setupUrl, devKey), by name. */
+  notices: Readonly<Record<string, string>>;
   /** Listens on config.port/host (0 picks a free port); returns the base address. */
   listen(): Promise<string>;
   /** Graceful stop: refuse new requests, finish in-flight ones, stop workers, close the database. */
@@ -32,6 +35,10 @@ export interface CreateServerOptions {
   db?: Db;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: LogStream;
+  /** The time as services see it (expiry rules); tests pass a clock they move. Defaults to the real one. */
+  clock?: () => Date;
+  /** The Studio's build folder instead of `packages/studio/dist` (tests of the static serving). */
+  studioDir?: string;
 }
 
 /** Builds the server: validates modules, opens and migrates the database, mounts every action. */
@@ -63,10 +70,13 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
         actions: () => actions,
         modules: () => manifests,
         registry,
+        clock: options.clock ?? (() => new Date()),
       };
       surfaces.push(await module.setup(deps));
     }
     for (const surface of surfaces) actions.push(...(surface.actions ?? []));
+    // Before the access hooks: the Studio's files are answered without credentials.
+    registerStudioStatic(app, options.studioDir ? { root: options.studioDir } : {});
     registerAccessHooks(app, { strategies: surfaces.flatMap((s) => s.authStrategies ?? []), targets });
     mountActions(app, actions);
     await app.ready();
@@ -77,6 +87,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       app,
       db,
       config,
+      notices: Object.assign({}, ...surfaces.map((surface) => surface.notices ?? {})),
       async listen() {
         const address = await app.listen({ port: config.port, host: config.host });
         for (const surface of surfaces) await surface.start?.();

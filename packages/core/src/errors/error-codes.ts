@@ -3,6 +3,13 @@
  * Codes and statuses follow spec/decisions.md §2; `docs/errors.md` documents each one (a test keeps
  * the two in step).
  */
+/**
+ * How to bring a client's schema up to date, named by SCHEMA_NOT_FOUND and SCHEMA_HASH_MISMATCH:
+ * the CLI, or its HTTP equivalent for clients without it.
+ */
+export const SCHEMA_SYNC_HINT =
+  'run `cms schema sync` (or send your resolved schema with `PUT /api/v1/schema/sync`, whose answer carries the new `schemaHash`)';
+
 export const ERROR_CATALOG = {
   UNAUTHORIZED: { status: 401, message: 'Authentication is required: send an API key or sign in.' },
   FORBIDDEN: { status: 403, message: 'You do not have permission to do this here.' },
@@ -19,19 +26,33 @@ export const ERROR_CATALOG = {
   INVALID_INPUT: { status: 400, message: 'The request body is invalid.' },
   INVALID_QUERY_PARAM: { status: 400, message: 'A query parameter is invalid.' },
   NOT_FOUND: { status: 404, message: 'Not found.' },
-  SCHEMA_NOT_FOUND: { status: 404, message: 'No content type with this name in the schema registry.' },
+  SCHEMA_NOT_FOUND: {
+    status: 404,
+    message: `No content type with this name in the schema registry: ${SCHEMA_SYNC_HINT}.`,
+  },
   SCHEMA_HASH_MISMATCH: {
     status: 409,
-    message: 'Your schema is out of date: run `cms schema sync` and retry with the new X-CMS-Schema-Hash.',
+    message: `Your schema is out of date: ${SCHEMA_SYNC_HINT}, then retry with the new X-CMS-Schema-Hash.`,
   },
   CONTENT_PATH_CONFLICT: { status: 409, message: 'Another document already uses this path and locale.' },
   CONFLICT: {
     status: 409,
     message: 'The document changed since you fetched it: fetch it again and reapply your change.',
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    message: 'The request was not received in time: send the headers and the whole body without pausing.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Content-Type for this endpoint.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'This Content-Type is not accepted here: send JSON bodies as application/json.',
+  },
   RATE_LIMITED: { status: 429, message: 'Too many attempts: wait and retry.' },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    message: 'The request headers are larger than 16 KiB: send fewer or shorter headers (cookies included).',
+  },
   PREVIEW_TOKEN_UNAVAILABLE: {
     status: 503,
     message: 'Preview tokens are not configured: set CMS_PREVIEW_TOKEN_SECRET on the server.',

@@ -131,11 +131,15 @@ function compileKind(spec: ValueSpec): ValueValidator {
         return v;
       };
     case 'reference': {
-      const target = spec.reference?.targetType ?? 'the target type';
+      const target = spec.reference?.targetType ? `"${spec.reference.targetType}"` : "the target type's";
       // Ids are kept lowercase so the stored value matches ids as the service prints them.
       return (v, path, errors) => {
         if (typeof v === 'string' && isUuid(v)) return v.toLowerCase();
-        addError(errors, path, `must be the id (UUID) of a ${target} document, got ${describeValue(v)}`);
+        addError(
+          errors,
+          path,
+          `must be the id (UUID) of a ${target} document, such as 0b5b2c1e-8f0a-4c5e-9a57-6f1f0f5d3b2a; got ${describeValue(v)}`,
+        );
         return v;
       };
     }

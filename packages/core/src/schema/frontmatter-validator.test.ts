@@ -66,7 +66,7 @@ describe('kinds', () => {
       { reference: { targetType: 'author' } },
       ID,
       'jane',
-      'must be the id (UUID) of a author document, got the string "jane"',
+      'must be the id (UUID) of a "author" document, such as 0b5b2c1e-8f0a-4c5e-9a57-6f1f0f5d3b2a; got the string "jane"',
     ],
     ['enum', { values: ['draft', 'live'] }, 'live', 'gone', 'must be one of "draft", "live", got the string "gone"'],
     ['object', { fields: {} }, { a: 1 }, [1], 'must be an object, got an array'],
@@ -300,7 +300,8 @@ describe('nested objects and arrays', () => {
       'frontmatter.tags[2]': 'must be a string, got number 3',
       'frontmatter.blocks[1].heading': 'is required',
       'frontmatter.blocks[2]': 'must be an object, got the string "text"',
-      'frontmatter.related[1]': 'must be the id (UUID) of a post document, got the string "nope"',
+      'frontmatter.related[1]':
+        'must be the id (UUID) of a "post" document, such as 0b5b2c1e-8f0a-4c5e-9a57-6f1f0f5d3b2a; got the string "nope"',
       'frontmatter.related[2]': 'must not be null: remove the item instead',
       'frontmatter.moods[0]': 'must be one of "happy", "sad", got the string "angry"',
     });

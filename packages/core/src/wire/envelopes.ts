@@ -1,4 +1,10 @@
-import type { ErrorCode } from '../errors/error-codes.js';
+/**
+ * The envelopes every response is wrapped in (interface.md "Response envelopes"), as schemas and
+ * types from one declaration each.
+ */
+import { type Static, type TSchema, Type } from 'typebox';
+import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
+import { StringEnum, Timestamp } from './shapes.js';
 
 /** `{ data }`: the envelope of a single resource. */
 export interface SingleEnvelope<T> {
@@ -6,12 +12,13 @@ export interface SingleEnvelope<T> {
 }
 
 /** Pagination block of list responses. */
-export interface Pagination {
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export const PaginationSchema = Type.Object({
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  hasMore: Type.Boolean(),
+});
+export type Pagination = Static<typeof PaginationSchema>;
 
 /** `{ data: [...], pagination }`: the envelope of a paginated list. */
 export interface PaginatedEnvelope<T> {
@@ -27,15 +34,24 @@ export interface Page<T> {
   offset: number;
 }
 
-/** The error envelope every failure is answered with. */
-export interface ErrorEnvelope {
-  error: {
-    status: 'error';
-    code: ErrorCode;
-    message: string;
-    statusCode: number;
-    details: Record<string, unknown>;
-    requestId: string;
-    timestamp: string;
-  };
+/** The error envelope every failure is answered with; `code` is one of the error catalog's. */
+export const ErrorEnvelopeSchema = Type.Object({
+  error: Type.Object({
+    status: Type.Literal('error'),
+    code: StringEnum(ERROR_CODES as readonly ErrorCode[]),
+    message: Type.String(),
+    statusCode: Type.Integer(),
+    details: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true }),
+    requestId: Type.String(),
+    timestamp: Timestamp,
+  }),
+});
+export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
+
+/** The full response body schema of a route: its data schema inside its envelope. */
+export function envelopeSchema(response: { envelope: string; schema?: TSchema | undefined }): TSchema | undefined {
+  const { envelope, schema } = response;
+  if (envelope === 'raw' || !schema) return undefined;
+  if (envelope === 'single') return Type.Object({ data: schema });
+  return Type.Object({ data: Type.Array(schema), pagination: PaginationSchema });
 }

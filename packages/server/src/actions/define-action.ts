@@ -1,28 +1,23 @@
-import type { Scope } from '@cms/core';
+import type {
+  AuthRule,
+  EnvelopeKind,
+  HttpMethod,
+  Page,
+  RouteContract,
+  RouteData,
+  Scope,
+  TargetRule,
+  TSchema,
+  Validated,
+} from '@cms/core';
+import { SingleFileFormSchema } from '@cms/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestContext } from '../http/request-context.js';
+import type { ContextFor, RequestContext } from '../http/request-context.js';
 
-/** A JSON Schema object, as written in action declarations. */
+export type { AuthRule, EnvelopeKind, TargetRule } from '@cms/core';
+
+/** A JSON Schema object, as mounting, the catalog and OpenAPI read it. */
 export type JsonSchema = Record<string, unknown>;
-
-/**
- * Which routing headers an action needs (interface.md "Target routing"):
- * `environment` needs both, `project` only X-CMS-Project, `optional` uses them when sent.
- */
-export type TargetRule = 'environment' | 'project' | 'optional' | 'none';
-
-/** Whether credentials are needed: `public` routes (login, health) take none. */
-export type AuthRule = 'required' | 'optional' | 'public';
-
-/** How the handler's result is wrapped: `{ data }`, a page, or sent by the handler itself. */
-export type EnvelopeKind = 'single' | 'paginated' | 'raw';
-
-/** Validated request parts handed to a handler. */
-export interface ActionInput<P = unknown, Q = unknown, B = unknown> {
-  params: P;
-  query: Q;
-  body: B;
-}
 
 /** Escape hatch for the few handlers that set cookies, redirect or stream. */
 export interface HttpAccess {
@@ -45,14 +40,43 @@ export interface CliHints {
   inputMode?: 'json' | 'flags' | 'file' | 'none';
 }
 
-/** One route, declared once: mounting, the catalog and OpenAPI all read this. */
-export interface ActionDefinition<P = unknown, Q = unknown, B = unknown, R = unknown> {
-  id: string;
-  kind: 'command' | 'query';
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Path with `{param}` placeholders, as in the interface document. */
-  path: string;
-  summary: string;
+type Part<C extends RouteContract, K extends 'params' | 'query' | 'headers' | 'body'> = C['request'][K] extends TSchema
+  ? Validated<C['request'][K]>
+  : undefined;
+
+/**
+ * What a handler receives: each declared request part validated by the route's schema (defaults
+ * filled, unknown query parameters refused), `undefined` for a part the route does not declare.
+ */
+export interface ActionInput<C extends RouteContract> {
+  params: Part<C, 'params'>;
+  query: Part<C, 'query'>;
+  headers: Part<C, 'headers'>;
+  body: Part<C, 'body'>;
+}
+
+/**
+ * A value the response serializer writes as the declared type: timestamps may be `Date` (written
+ * as ISO 8601), arrays may be read-only, and objects may carry fields the schema leaves out.
+ */
+export type Serializable<T> = T extends string
+  ? T | Date
+  : T extends readonly (infer U)[]
+    ? readonly Serializable<U>[]
+    : T extends object
+      ? { [K in keyof T]: Serializable<T[K]> }
+      : T;
+
+/** What a handler returns: the `data` of a single envelope, a page for a paginated one. */
+export type ActionResult<C extends RouteContract> = C['response']['envelope'] extends 'single'
+  ? Serializable<RouteData<C>>
+  : C['response']['envelope'] extends 'paginated'
+    ? Page<Serializable<RouteData<C>>>
+    : unknown;
+
+/** What only the server knows about a route: who may call it, how it is answered, client hints. */
+export interface ActionSpec<C extends RouteContract> {
+  route: C;
   /** Every scope listed is required in the request's target. */
   permissions: readonly Scope[];
   /**
@@ -60,26 +84,6 @@ export interface ActionDefinition<P = unknown, Q = unknown, B = unknown, R = unk
    * read): `content:write` or `content:write:draft` for draft writes (decisions.md §3).
    */
   anyPermissions?: readonly Scope[];
-  target: TargetRule;
-  auth?: AuthRule;
-  /** Session mutations need the CSRF header unless this is false (login, setup, accept invite). */
-  csrf?: boolean;
-  /**
-   * Request schemas. Without `query`, an enveloped action takes no query parameters (any one is
-   * INVALID_QUERY_PARAM); a `raw` one ignores them. A `body` whose schema allows `null` is optional.
-   * `multipart` describes a `multipart/form-data` body for the catalog and OpenAPI only: the action's
-   * `setupScope` parses it (see `singleFileFormSchema`).
-   */
-  request?: {
-    params?: JsonSchema;
-    query?: JsonSchema;
-    body?: JsonSchema;
-    headers?: JsonSchema;
-    multipart?: JsonSchema;
-  };
-  /** Query parameters that may repeat (arrays); any other repeated parameter is INVALID_QUERY_PARAM. */
-  repeatableQuery?: readonly string[];
-  response: { status: 200 | 201 | 302; envelope: EnvelopeKind; schema?: JsonSchema };
   /** Overrides the server's body limit (uploads). */
   bodyLimit?: number;
   /**
@@ -89,25 +93,71 @@ export interface ActionDefinition<P = unknown, Q = unknown, B = unknown, R = unk
   setupScope?: (scope: FastifyInstance) => Promise<void>;
   studio?: StudioHints;
   cli?: CliHints;
-  handler: (input: ActionInput<P, Q, B>, ctx: RequestContext, http: HttpAccess) => Promise<R>;
+  /** Calls one service; the context is typed by the route's target rule (resolved before). */
+  handler: (input: ActionInput<C>, ctx: ContextFor<C['target']>, http: HttpAccess) => Promise<ActionResult<C>>;
 }
 
-/** An action with its type parameters erased, as lists of actions hold them. */
-// biome-ignore lint/suspicious/noExplicitAny: a list holds actions of many input types; each is checked where declared.
-export type AnyAction = ActionDefinition<any, any, any, any>;
+/** One mounted route: its contract flattened with the server's part; mounting, catalog and OpenAPI read it. */
+export interface ActionDefinition {
+  id: string;
+  kind: 'command' | 'query';
+  method: HttpMethod;
+  /** Path with `{param}` placeholders, as in the interface document. */
+  path: string;
+  summary: string;
+  permissions: readonly Scope[];
+  anyPermissions?: readonly Scope[];
+  target: TargetRule;
+  auth?: AuthRule;
+  csrf?: boolean;
+  request?: {
+    params?: JsonSchema;
+    query?: JsonSchema;
+    body?: JsonSchema;
+    headers?: JsonSchema;
+    multipart?: JsonSchema;
+  };
+  repeatableQuery?: readonly string[];
+  response: { status: 200 | 201 | 302; envelope: EnvelopeKind; schema?: JsonSchema };
+  bodyLimit?: number;
+  setupScope?: (scope: FastifyInstance) => Promise<void>;
+  studio?: StudioHints;
+  cli?: CliHints;
+  handler: (input: ActionInput<RouteContract>, ctx: RequestContext, http: HttpAccess) => Promise<unknown>;
+}
 
-/** Declares an action; the identity function exists for type inference. */
+/** Every action as lists of actions hold them. */
+export type AnyAction = ActionDefinition;
+
+/**
+ * Declares an action from its route contract (`@cms/core` wire) and what only the server knows;
+ * the handler's input, context and result types are inferred from the contract.
+ */
+export function defineAction<const C extends RouteContract>(spec: ActionSpec<C>): ActionDefinition;
+/**
+ * @deprecated Declare the route in `@cms/core` (`defineRoute`) and pass it as `route`: this flat form
+ * with hand-written input types remains only until every branch has moved its routes.
+ */
 export function defineAction<P = unknown, Q = unknown, B = unknown, R = unknown>(
-  action: ActionDefinition<P, Q, B, R>,
-): ActionDefinition<P, Q, B, R> {
-  return action;
+  action: LegacyAction<P, Q, B, R>,
+): ActionDefinition;
+export function defineAction(spec: ActionSpec<RouteContract> | LegacyAction): ActionDefinition {
+  if (!('route' in spec)) return spec as unknown as ActionDefinition;
+  const { route, handler, ...server } = spec;
+  return {
+    ...(route as unknown as Omit<ActionDefinition, 'permissions' | 'handler'>),
+    ...server,
+    handler: handler as unknown as ActionDefinition['handler'],
+  };
+}
+
+/** The flat form (see the deprecated overload of `defineAction`). */
+export interface LegacyAction<P = unknown, Q = unknown, B = unknown, R = unknown>
+  extends Omit<ActionDefinition, 'handler'> {
+  handler: (input: { params: P; query: Q; body: B }, ctx: RequestContext, http: HttpAccess) => Promise<R>;
 }
 
 /** The `multipart/form-data` body of one required binary part named `part` (media upload: `file`). */
 export function singleFileFormSchema(part: string): JsonSchema {
-  return {
-    type: 'object',
-    required: [part],
-    properties: { [part]: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' } },
-  };
+  return SingleFileFormSchema(part) as unknown as JsonSchema;
 }

@@ -1,6 +1,7 @@
-import { type CmsError, invalidQueryParam, type Page } from '@cms/core';
+import { type CmsError, invalidQueryParam, type Page, type RouteContract } from '@cms/core';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import type { AnyAction, JsonSchema } from './define-action.js';
+import { checkRequestInput, withIntegerBounds } from '../http/input-rules.js';
+import type { ActionInput, AnyAction, JsonSchema } from './define-action.js';
 import { responseBodySchema, toRouterPath } from './envelope-schemas.js';
 import { NO_QUERY_SCHEMA } from './query-schemas.js';
 
@@ -8,22 +9,37 @@ import { NO_QUERY_SCHEMA } from './query-schemas.js';
 export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]): void {
   for (const action of actions) {
     const body = responseBodySchema(action);
-    const query = querySchemaOf(action);
+    const query = withIntegerBounds(querySchemaOf(action));
+    const params = withIntegerBounds(action.request?.params);
+    const requestBody = withIntegerBounds(action.request?.body);
     const route: RouteOptions = {
       method: action.method,
       url: toRouterPath(action.path),
       config: { action },
       ...(action.bodyLimit ? { bodyLimit: action.bodyLimit } : {}),
       schema: {
-        ...(action.request?.params ? { params: action.request.params } : {}),
+        ...(params ? { params } : {}),
         ...(query ? { querystring: query } : {}),
-        ...(action.request?.body ? { body: action.request.body } : {}),
+        ...(requestBody ? { body: requestBody } : {}),
         ...(action.request?.headers ? { headers: action.request.headers } : {}),
         ...(body ? { response: { [action.response.status]: body } } : {}),
       },
-      preValidation: (request, _reply, done) => done(repeatedQueryParamsError(request, action) ?? undefined),
+      // The input rules (docs/api.md "Input rules") run before schema validation, on every route.
+      preValidation: (request, _reply, done) => {
+        try {
+          checkRequestInput(request);
+          done(repeatedQueryParamsError(request, action) ?? undefined);
+        } catch (error: unknown) {
+          done(error as Error);
+        }
+      },
       handler: async (request, reply) => {
-        const input = { params: request.params, query: request.query ?? {}, body: request.body };
+        const input = {
+          params: request.params,
+          query: request.query ?? {},
+          body: request.body,
+          headers: request.headers,
+        } as unknown as ActionInput<RouteContract>;
         const result = await action.handler(input, request.ctx, { request, reply });
         if (action.response.envelope === 'raw') return reply.sent ? reply : result;
         reply.code(action.response.status);

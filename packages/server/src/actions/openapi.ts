@@ -1,14 +1,39 @@
-import { ERROR_CATALOG } from '@cms/core';
+import { withIntegerBounds } from '../http/input-rules.js';
+import { errorCodesByStatus } from './action-errors.js';
+import { catalogPermissions } from './catalog-permissions.js';
 import type { AnyAction, JsonSchema } from './define-action.js';
 import { ERROR_ENVELOPE_SCHEMA, responseBodySchema } from './envelope-schemas.js';
+import { NO_QUERY_SCHEMA } from './query-schemas.js';
+
+/**
+ * Headers the service requires although their schema does not (their absence is a domain error,
+ * `SCHEMA_HASH_MISMATCH` 409, rather than a validation error): OpenAPI marks them required.
+ */
+const REQUIRED_BY_SERVICE = new Set(['x-cms-schema-hash']);
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  408: 'Request timeout',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests',
+  431: 'Request headers too large',
+  500: 'Internal error',
+  503: 'Service unavailable',
+};
 
 /** Builds the OpenAPI 3.1 document from the same action declarations the routes are mounted from. */
 export function buildOpenApiDocument(actions: readonly AnyAction[], info: { version: string; serverUrl: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const action of actions) {
-    const operations = paths[action.path] ?? {};
+    const path = openApiPath(action.path);
+    const operations = paths[path] ?? {};
     operations[action.method.toLowerCase()] = operationOf(action);
-    paths[action.path] = operations;
+    paths[path] = operations;
   }
   return {
     openapi: '3.1.0',
@@ -29,36 +54,63 @@ export function buildOpenApiDocument(actions: readonly AnyAction[], info: { vers
   };
 }
 
+/**
+ * A trailing wildcard (`/*`, the media file name) is the path parameter `{fileName}` in OpenAPI and
+ * the action catalog, so every path there is a template of `{name}` parameters.
+ */
+export function openApiPath(path: string): string {
+  return path.endsWith('/*') ? `${path.slice(0, -2)}/{fileName}` : path;
+}
+
 function operationOf(action: AnyAction): Record<string, unknown> {
-  const body = responseBodySchema(action);
-  const errorResponse = {
-    description: 'Error envelope',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-  };
-  const errorStatuses = new Set(Object.values(ERROR_CATALOG).map((entry: { status: number }) => String(entry.status)));
   const requestBody = requestBodyOf(action);
+  const permissions = catalogPermissions(action);
+  const query = action.request?.query ?? (action.response.envelope === 'raw' ? undefined : NO_QUERY_SCHEMA);
   return {
     operationId: action.id,
     summary: action.summary,
     'x-cms-kind': action.kind,
-    // Every scope of `x-cms-permissions`, and one of `x-cms-any-permissions` when present.
-    'x-cms-permissions': action.permissions,
-    ...(action.anyPermissions?.length ? { 'x-cms-any-permissions': action.anyPermissions } : {}),
+    // Every scope of `x-cms-permissions`; `x-cms-any-permissions` lists alternatives, one of which suffices.
+    'x-cms-permissions': permissions.permissions,
+    ...(permissions.anyPermissions ? { 'x-cms-any-permissions': permissions.anyPermissions } : {}),
     parameters: [
       ...pathParameters(action),
-      ...queryParameters(action.request?.query),
+      ...queryParameters(withIntegerBounds(query)),
       ...targetHeaders(action),
       ...declaredHeaders(action.request?.headers),
     ],
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      [action.response.status]: {
-        description: 'Success',
-        ...(body ? { content: { 'application/json': { schema: body } } } : {}),
-      },
-      ...Object.fromEntries([...errorStatuses].map((status) => [status, errorResponse])),
+      [action.response.status]: successResponse(action),
+      ...Object.fromEntries(
+        [...errorCodesByStatus(action)].map(([status, codes]) => [
+          String(status),
+          {
+            description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.join(', ')}`,
+            'x-cms-error-codes': codes,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ]),
+      ),
     },
     security: action.auth === 'public' ? [] : [{ apiKey: [] }, { session: [] }],
+  };
+}
+
+/** The success answer: the envelope, a raw JSON document (health, OpenAPI), or a file. */
+function successResponse(action: AnyAction): Record<string, unknown> {
+  const body = responseBodySchema(action);
+  if (body) return { description: 'Success', content: { 'application/json': { schema: body } } };
+  if (action.response.status === 302) return { description: 'Redirect' };
+  if (action.response.envelope === 'raw' && action.response.schema) {
+    return { description: 'Success', content: { 'application/json': { schema: action.response.schema } } };
+  }
+  if (action.path.endsWith('.json')) {
+    return { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } };
+  }
+  return {
+    description: 'The file, with its stored Content-Type (206 for a Range request, 304 when unchanged)',
+    content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
   };
 }
 
@@ -67,7 +119,7 @@ function requestBodyOf(action: AnyAction): Record<string, unknown> | null {
   const { body, multipart } = action.request ?? {};
   if (multipart) return { required: true, content: { 'multipart/form-data': { schema: multipart } } };
   if (!body) return null;
-  return { required: !allowsNull(body), content: { 'application/json': { schema: body } } };
+  return { required: !allowsNull(body), content: { 'application/json': { schema: withIntegerBounds(body) } } };
 }
 
 function allowsNull(schema: JsonSchema): boolean {
@@ -79,12 +131,12 @@ function allowsNull(schema: JsonSchema): boolean {
 }
 
 function pathParameters(action: AnyAction): unknown[] {
-  const properties = (action.request?.params?.properties ?? {}) as Record<string, JsonSchema>;
-  return [...action.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map(([, name]) => ({
+  const properties = (withIntegerBounds(action.request?.params)?.properties ?? {}) as Record<string, JsonSchema>;
+  return [...openApiPath(action.path).matchAll(/\{([A-Za-z0-9_]+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
-    schema: properties[name as string] ?? { type: 'string' },
+    schema: properties[name === 'fileName' ? '*' : (name as string)] ?? { type: 'string' },
   }));
 }
 
@@ -124,7 +176,7 @@ function declaredHeaders(headers: JsonSchema | undefined): unknown[] {
     return {
       name: headerDisplayName(name),
       in: 'header',
-      required: required.has(name.toLowerCase()),
+      required: required.has(name.toLowerCase()) || REQUIRED_BY_SERVICE.has(name.toLowerCase()),
       ...(typeof description === 'string' ? { description } : {}),
       schema: rest,
     };

@@ -5,8 +5,9 @@ import type { ServerConfig } from '../config.js';
 import type { TargetResolver } from '../tenancy/target-resolver.js';
 import { type AuthStrategy, createAuthenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
+import { createClientErrorHandler } from './client-errors.js';
 import { csrfCheck } from './csrf.js';
-import { registerErrorEnvelope } from './error-envelope.js';
+import { registerErrorEnvelope, sendError } from './error-envelope.js';
 import { ANONYMOUS } from './request-context.js';
 import { generateRequestId, registerRequestId } from './request-id.js';
 import { createResolveTarget } from './resolve-target.js';
@@ -20,27 +21,102 @@ export interface LogStream {
 
 /** Creates the HTTP app with the cross-cutting request steps; routes are mounted afterwards. */
 export function createApp(config: ServerConfig, options: { logStream?: LogStream } = {}): FastifyInstance {
-  const app = Fastify({
+  let log: FastifyInstance['log'] | undefined;
+  const app: FastifyInstance = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: generateRequestId,
     // One line per request, written by registerRequestId when the response is done.
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: config.maxBodyBytes,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // request.ip is the client's address only when proxies in front are trusted (CMS_TRUST_PROXY).
     trustProxy: config.trustProxy,
     // Requests that arrive while closing are answered by registerConnectionDrain, in the envelope.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // Slow clients are cut off with 408 in the envelope (docs/configuration.md "Timeouts").
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      // How often Node checks the timeouts above: often enough that they hold to within a second.
+      connectionsCheckingInterval: checkingIntervalMs(config),
+    },
+    clientErrorHandler: createClientErrorHandler(() => log ?? app.log),
+    // Router refusals (a path that is not valid percent-encoded UTF-8, a path segment over the
+    // length limit) answer in the envelope like everything else.
+    frameworkErrors: (error, _request, reply) => sendError(reply, routerError(error)),
     ajv: {
       // Unknown fields are errors, not silently dropped; query strings coerce to declared types.
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
+      // `verbose` hands the failing schema to the error envelope, which names what is allowed.
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: true,
+        verbose: true,
+      },
     },
-  });
+  }) as unknown as FastifyInstance;
+  log = app.log;
+  answerHalfClosedRequests(app);
+  registerEmptyJsonBody(app);
   app.register(cookie);
   registerErrorEnvelope(app);
   registerRequestId(app);
   registerConnectionDrain(app);
   return app;
+}
+
+/**
+ * A client may send its request and then shut its write side (`shutdown(SHUT_WR)`, `curl` on some
+ * proxies, load-balancer health checks). Node's default then aborts a request still being handled
+ * and ends the socket, so anything slower than the read of the FIN (a database query on
+ * PostgreSQL) was never answered. With half-open allowed, the answer is written and the socket
+ * ends after it.
+ */
+function answerHalfClosedRequests(app: FastifyInstance): void {
+  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+}
+
+/** Longest path parameter the router accepts (UUIDs, names, slugs; media file names use the wildcard). */
+const MAX_PARAM_LENGTH = 200;
+
+function routerError(error: { code?: string }): CmsError {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new CmsError(
+      'INVALID_INPUT',
+      `A path segment is longer than ${MAX_PARAM_LENGTH} characters: ids, names and slugs are shorter.`,
+      { fields: { params: `each path parameter must be at most ${MAX_PARAM_LENGTH} characters` } },
+    );
+  }
+  return new CmsError(
+    'INVALID_INPUT',
+    'The URL is not valid percent-encoded UTF-8: encode "%" as "%25" and text as UTF-8 (no lone surrogates).',
+    { fields: { url: 'must be valid percent-encoded UTF-8' } },
+  );
+}
+
+function checkingIntervalMs(config: ServerConfig): number {
+  const shortest = Math.min(config.headersTimeoutMs, config.requestTimeoutMs || config.headersTimeoutMs);
+  return Math.max(25, Math.min(1000, Math.floor(shortest / 4)));
+}
+
+/**
+ * `Content-Type: application/json` with an empty body means no body (clients send the header on
+ * every request, also to routes that take none); any other body is parsed as JSON, with
+ * `__proto__` and `constructor.prototype` keys refused as Fastify's own parser does.
+ */
+function registerEmptyJsonBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
 }
 
 /**

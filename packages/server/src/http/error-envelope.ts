@@ -1,5 +1,6 @@
 import { CmsError, type ErrorCode, type ErrorEnvelope, isCmsError } from '@cms/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { issueMessage, issuePath, type ValidationIssue } from './validation-messages.js';
 
 /** Builds the error envelope body (interface.md "Response envelopes"). */
 export function errorEnvelope(error: CmsError, requestId: string): ErrorEnvelope {
@@ -45,21 +46,21 @@ const VALIDATION_CONTEXT_CODES: Record<string, ErrorCode> = {
 };
 
 /** Turns anything thrown into a CmsError; what is not one and not a client error is a bug. */
-export function toCmsError(error: unknown): CmsError | null {
+export function toCmsError(error: unknown, request?: FastifyRequest): CmsError | null {
   if (isCmsError(error)) return error;
   const fastifyError = error as Partial<FastifyError> & { validationContext?: string };
   if (fastifyError.validation) {
     const context = fastifyError.validationContext ?? 'body';
     const fields: Record<string, string> = {};
-    for (const issue of fastifyError.validation) {
-      const path = validationPath(context, issue.instancePath, issue.params as Record<string, unknown>);
-      fields[path] ??= issue.message ?? 'is invalid';
+    for (const issue of fastifyError.validation as ValidationIssue[]) {
+      fields[issuePath(context, issue)] ??= issueMessage(context, issue);
     }
     const code = VALIDATION_CONTEXT_CODES[context] ?? 'INVALID_INPUT';
     const [first] = Object.entries(fields);
-    return new CmsError(code, first ? `${first[0]} ${first[1]}` : undefined, { fields });
+    return new CmsError(code, first ? `${first[0]} ${first[1]}.` : undefined, { fields });
   }
   const mapped = fastifyError.code ? FRAMEWORK_CODES[fastifyError.code] : undefined;
+  if (mapped === 'UNSUPPORTED_MEDIA_TYPE') return unsupportedMediaType(request);
   if (mapped) return new CmsError(mapped, mapped === 'INVALID_INPUT' ? malformedBodyMessage(error) : undefined);
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new CmsError('INVALID_INPUT', malformedBodyMessage(error));
@@ -67,35 +68,42 @@ export function toCmsError(error: unknown): CmsError | null {
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 413) return new CmsError('PAYLOAD_TOO_LARGE');
-    if (status === 415) return new CmsError('UNSUPPORTED_MEDIA_TYPE');
+    if (status === 415) return unsupportedMediaType(request);
     if (status === 404) return new CmsError('NOT_FOUND');
     return new CmsError('INVALID_INPUT', fastifyError.message);
   }
   return null;
 }
 
-function malformedBodyMessage(error: unknown): string {
-  const detail = error instanceof Error ? error.message : '';
-  return `The request body is not valid JSON${detail ? ` (${detail})` : ''}.`;
+/** 415 naming the Content-Type the route takes (its action declares a multipart or JSON body). */
+function unsupportedMediaType(request: FastifyRequest | undefined): CmsError {
+  const action = (request?.routeOptions.config as { action?: { request?: { multipart?: unknown } } } | undefined)
+    ?.action;
+  const expected = action?.request?.multipart ? 'multipart/form-data' : 'application/json';
+  const sent = request?.headers['content-type'];
+  return new CmsError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `${sent ? `Content-Type ${sent} is not accepted here` : 'The body has no Content-Type'}: send it as ${expected} (Content-Type: ${expected}).`,
+    { expected: [expected] },
+  );
 }
 
-/** `body.frontmatter.title`, `query.limit`: the JSON path of a validation issue. */
-function validationPath(context: string, instancePath: string, params: Record<string, unknown>): string {
-  const prefix = context === 'querystring' ? '' : `${context}`;
-  const segments = instancePath
-    .split('/')
-    .filter(Boolean)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const extra = params.missingProperty ?? params.additionalProperty;
-  if (typeof extra === 'string') segments.push(extra);
-  return [prefix, ...segments].filter(Boolean).join('.') || context;
+function malformedBodyMessage(error: unknown): string {
+  const detail = error instanceof Error ? error.message : '';
+  return `The request body is not valid JSON${detail ? ` (${detail})` : ''}: send one JSON value with Content-Type: application/json.`;
 }
 
 /** Registers the one place where errors become envelopes, and the NOT_FOUND fallback. */
 export function registerErrorEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const cmsError = toCmsError(error);
-    if (cmsError) return sendError(reply, cmsError);
+    const cmsError = toCmsError(error, request);
+    if (cmsError) {
+      // A 503 tells the client to retry; the operator learns why (conflicts exhausted, database down).
+      if (cmsError.status === 503) {
+        request.log.warn({ code: cmsError.code, err: cmsError.cause ?? cmsError, url: request.url }, cmsError.message);
+      }
+      return sendError(reply, cmsError);
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, new CmsError('INTERNAL_ERROR'));
   });

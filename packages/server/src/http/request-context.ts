@@ -1,4 +1,4 @@
-import type { Scope } from '@cms/core';
+import { CmsError, type Scope, type TargetRule } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
 
 /** The project and environment a scoped request targets, resolved from the routing headers. */
@@ -57,4 +57,36 @@ export function scopeTargetOf(ctx: RequestContext): { projectSlug: string; envir
   return ctx.project
     ? { projectSlug: ctx.project.projectSlug, environmentName: ctx.target?.environmentName ?? null }
     : null;
+}
+
+/** The context of a `project` route: the project is resolved before the handler runs. */
+export interface ProjectContext extends RequestContext {
+  project: ProjectTarget;
+}
+
+/** The context of an `environment` route: project and environment are resolved before the handler runs. */
+export interface EnvironmentContext extends ProjectContext {
+  target: Target;
+}
+
+/** The context a handler receives, by its route's target rule. */
+export type ContextFor<T extends TargetRule> = T extends 'environment'
+  ? EnvironmentContext
+  : T extends 'project'
+    ? ProjectContext
+    : RequestContext;
+
+/**
+ * The target of a request to an `environment` route. The access steps resolve it before any handler
+ * runs (handlers of such routes get an `EnvironmentContext`), so its absence is a bug, not a client error.
+ */
+export function requireTarget(ctx: RequestContext): Target {
+  if (!ctx.target) throw new Error('An environment-scoped action ran without a resolved target');
+  return ctx.target;
+}
+
+/** The project of a `project` (or `environment`) route, resolved by the access steps before the handler. */
+export function requireProject(ctx: RequestContext): ProjectTarget {
+  if (!ctx.project) throw new CmsError('TARGET_REQUIRED', 'This route needs the X-CMS-Project header.');
+  return ctx.project;
 }

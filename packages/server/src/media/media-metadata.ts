@@ -1,3 +1,4 @@
+import type { MediaCategory } from '@cms/core';
 import { fileTypeFromBuffer } from 'file-type';
 
 export { contentDispositionFor, type SanitizedFilename, sanitizeFilename } from './media-filename.js';
@@ -9,7 +10,7 @@ export const MIME_SNIFF_BYTES = 4100;
 export const OCTET_STREAM = 'application/octet-stream';
 
 /** Derived media category, the `category` filter of the media list. */
-export type MediaCategory = 'image' | 'video' | 'audio' | 'document' | 'archive' | 'other';
+export type { MediaCategory };
 
 const SVG = 'image/svg+xml';
 

@@ -30,6 +30,8 @@ export interface ServerDeps {
   modules: () => readonly ModuleManifest[];
   /** Shared services registered by modules earlier in the order (dependencies). */
   registry: ServiceRegistry;
+  /** The current time for expiry rules; injected so tests can move it. */
+  clock: () => Date;
 }
 
 /** Services a module offers to the modules that depend on it. */
@@ -48,6 +50,8 @@ export interface ModuleSurface {
   start?: () => Promise<void> | void;
   /** Stops background work during graceful shutdown. */
   stop?: () => Promise<void> | void;
+  /** Things to tell the person starting the server once (a setup address, a new key), by name. */
+  notices?: Readonly<Record<string, string>>;
 }
 
 /** A first-party module compiled into the server. */

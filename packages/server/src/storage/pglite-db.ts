@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { CONTENT_CHANGE_CHANNEL, CONTENT_CHANGED_QUERY, contentChangePayloads } from './content-changes.js';
 import type { Db, NotificationHandler, Queryable, QueryResult, Transaction } from './db.js';
 
 /**
@@ -75,7 +76,13 @@ export function createPgliteDb(pg: PGlite): Db {
             },
           };
           pendingNotifications.set(tx, notifications);
-          return fn(tx);
+          const value = await fn(tx);
+          // What the triggers of migration 0015 announced: delivered with the other notifications.
+          const changed = await runQuery<{ changed: string | null }>(inner, CONTENT_CHANGED_QUERY);
+          for (const payload of contentChangePayloads(changed.rows[0]?.changed)) {
+            notifications.push([CONTENT_CHANGE_CHANNEL, payload]);
+          }
+          return value;
         });
         for (const [channel, payload] of notifications) deliver(channel, payload);
         return result;

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { isTransientConflict, retryOnConflict } from './conflict-retry.js';
+import { createContentAnnouncer } from './content-announcer.js';
+import { CONTENT_CHANGE_CHANNEL, CONTENT_CHANGED_QUERY, contentChangePayloads } from './content-changes.js';
 import type { Db, QueryOptions, QueryResult, Transaction } from './db.js';
 import { createPostgresListener } from './postgres-listener.js';
 
@@ -18,6 +20,10 @@ export async function openPostgresDb(options: { connectionString: string; max: n
   pool.on('error', () => undefined);
   await pool.query('select 1');
   const listener = createPostgresListener(options.connectionString);
+  const announcer = createContentAnnouncer(
+    { query: async (sql, params) => toResult(await pool.query(sql, params as unknown[] | undefined)) },
+    CONTENT_CHANGE_CHANNEL,
+  );
 
   const statements = createStatementNames();
   const toConfig = (sql: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined) => {
@@ -45,7 +51,9 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       }
     };
     try {
-      await client.query('begin');
+      // Migration 0019: the triggers of this transaction record what changed and leave the NOTIFY to
+      // `announcer`, after COMMIT (a NOTIFY inside it would serialise concurrent commits).
+      await client.query(BEGIN_ANNOUNCING_AFTER_COMMIT);
       const tx: Transaction = {
         inTransaction: true,
         query: async (sql, params, options) => toResult(await run(sql, params, options)),
@@ -55,7 +63,13 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       };
       const result = await fn(tx);
       if (conflict !== null) throw conflict;
-      await run('commit');
+      // One round trip reads what the triggers of migration 0015 announced, then commits.
+      const [changed] = (await run(`${CONTENT_CHANGED_QUERY}; commit`)) as unknown as pg.QueryResult[];
+      const payloads = contentChangePayloads((changed?.rows[0] as { changed?: string | null } | undefined)?.changed);
+      // This process hears them now, before the write returns; the others through LISTEN, from
+      // `announcer`'s NOTIFY, sent once committed and batched with other transactions' payloads.
+      for (const payload of payloads) listener.deliver(CONTENT_CHANGE_CHANNEL, payload);
+      announcer.announce(payloads);
       return result;
     } catch (error: unknown) {
       await client.query('rollback').catch(() => undefined);
@@ -77,11 +91,19 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       await queryable.query('select pg_notify($1, $2)', [channel, payload]);
     },
     close: async () => {
+      await announcer.flush();
       await listener.close();
       await pool.end();
     },
   };
 }
+
+/**
+ * Opens a transaction whose content triggers (migration 0019) record changed environments without
+ * NOTIFYing: the server announces them after COMMIT. Statements outside `transaction` keep the
+ * triggers' NOTIFY.
+ */
+const BEGIN_ANNOUNCING_AFTER_COMMIT = "begin; set local cms.announce_after_commit = 'on'";
 
 /** Most distinct prepared statement texts; past it statements run unnamed (each connection keeps its own). */
 const MAX_PREPARED_STATEMENTS = 500;

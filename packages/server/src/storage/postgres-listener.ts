@@ -18,6 +18,8 @@ export interface PostgresListener {
     handler: NotificationHandler,
     onEvent?: (event: ListenEvent) => void,
   ): Promise<() => Promise<void>>;
+  /** Hands `payload` to this process's handlers of `channel` at once, as if it had been notified. */
+  deliver(channel: string, payload: string): void;
   close(): Promise<void>;
 }
 
@@ -170,6 +172,9 @@ export function createPostgresListener(connectionString: string): PostgresListen
       if (current === null) onEvent?.({ state: 'lost', error: lastError });
       else await listenOn(current, channel);
       return unlisten;
+    },
+    deliver(channel, payload) {
+      for (const handler of channels.get(channel) ?? []) handler(payload);
     },
     async close() {
       closed = true;

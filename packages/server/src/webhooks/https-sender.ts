@@ -25,6 +25,8 @@ export interface SendWebhookRequestInput {
   timeoutMs?: number;
   /** Extra trusted CA certificates (PEM), added to Node's bundled roots (`CMS_WEBHOOK_CA_FILE`). */
   ca?: string | Buffer;
+  /** Accept any receiver certificate, self-signed included (`CMS_DEV`, never in production). */
+  acceptAnyCertificate?: boolean;
   allowPrivate: boolean;
   lookup?: WebhookDnsLookup;
 }
@@ -84,6 +86,7 @@ export async function sendWebhookRequest(input: SendWebhookRequestInput): Promis
       // A fresh connection per attempt: no pooled socket bypasses the connect-time policy check.
       agent: false,
       ...(input.ca === undefined ? {} : { ca: [...rootCertificates, input.ca.toString()] }),
+      ...(input.acceptAnyCertificate ? { rejectUnauthorized: false } : {}),
       lookup: checkedLookup(policy),
     });
     const timer = setTimeout(

@@ -186,6 +186,28 @@ describe('resolve on GET /content/{documentId}', () => {
   });
 });
 
+describe('resolve is checked before the read, on get and list alike', () => {
+  it('answers INVALID_QUERY_PARAM, not NOT_FOUND, for a bad resolve on a missing document', async () => {
+    const response = await t.request('GET', `/api/v1/content/${randomUUID()}?resolve=nope`);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_QUERY_PARAM');
+    expect(response.body.error.details.fields).toHaveProperty('resolve');
+  });
+
+  it('answers INVALID_QUERY_PARAM for a bad resolve on a list that matches nothing', async () => {
+    const response = await t.request('GET', '/api/v1/content?type=post&path=no/such/path&resolve=nope');
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_QUERY_PARAM');
+    expect(response.body.error.details.fields).toHaveProperty('resolve');
+  });
+
+  it('still answers NOT_FOUND for a missing document with a valid resolve', async () => {
+    const response = await t.request('GET', `/api/v1/content/${randomUUID()}?resolve=author`);
+    expect(response.status).toBe(404);
+    expect(response.body.error.code).toBe('NOT_FOUND');
+  });
+});
+
 describe('resolve on GET /content', () => {
   it('resolves the references of every listed document', async () => {
     const response = await t.request('GET', '/api/v1/content?type=post&resolve=author&resolve=related&sort=path');
@@ -227,7 +249,8 @@ describe('resolve on GET /content', () => {
     );
     const url = (limit: number) =>
       `/api/v1/content?type=post&locale=de&limit=${limit}&resolve=author&resolve=editor&resolve=seo.author`;
-    await t.request('GET', url(1));
+    // Warms the schema and key caches with another page (a page read twice comes from memory).
+    await t.request('GET', url(2));
     const counts: number[] = [];
     for (const limit of [1, 5, 20]) {
       counts.push(

@@ -222,3 +222,35 @@ describe('revoking keys', () => {
     }
   });
 });
+
+describe('a key revoking itself', () => {
+  it('revokes the key presenting it, needing no scope; the other keys keep working', async () => {
+    const leaving = await t.createKey({
+      scopes: ['content:read'],
+      allowlist: [{ project: 'default', environment: '*' }],
+    });
+    const staying = await t.createKey({ scopes: ['content:read'] });
+    const me = (await t.request('GET', '/api/v1/me', { key: leaving })).body.data;
+    const revoked = await t.request('DELETE', '/api/v1/api-keys/current', { key: leaving });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data).toEqual({ revoked: true, id: me.principalId });
+    const refused = await t.request('GET', '/api/v1/me', { key: leaving });
+    expectError(refused, 401, 'UNAUTHORIZED');
+    expect(refused.body.error.message).toMatch(/revoked/);
+    expectError(await t.request('DELETE', '/api/v1/api-keys/current', { key: leaving }), 401, 'UNAUTHORIZED');
+    expect((await t.request('GET', '/api/v1/me', { key: staying })).status).toBe(200);
+    expect((await t.request('GET', '/api/v1/me')).status).toBe(200);
+    const entry = (await t.request('GET', '/api/v1/api-keys')).body.data.find(
+      (k: { id: string }) => k.id === me.principalId,
+    );
+    expect(entry.revokedAt).not.toBeNull();
+  });
+
+  it('refuses a session (FORBIDDEN, naming the sign-out route) and an anonymous caller (UNAUTHORIZED)', async () => {
+    const admin = await signInAs(t, { role: 'admin' });
+    const refused = await asSession(t.url, admin, 'DELETE', '/api/v1/api-keys/current');
+    expectError(refused, 403, 'FORBIDDEN');
+    expect(refused.body.error.message).toContain('/api/v1/auth/logout');
+    expectError(await sendRequest(t.url, null, 'DELETE', '/api/v1/api-keys/current'), 401, 'UNAUTHORIZED');
+  });
+});

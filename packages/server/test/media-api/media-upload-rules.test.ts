@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   countMediaRows,
@@ -150,6 +152,30 @@ describe('upload content detection and names', () => {
     expect(Buffer.byteLength(storageName)).toBeLessThanOrEqual(200);
     expect(storageName.endsWith('.txt')).toBe(true);
     expect(await (await fetch(fileUrl(m.t, asset))).text()).toBe('long');
+  });
+
+  it('never lets ../, NUL or a 5,000-character name reach the storage key or the disk outside the media root', async () => {
+    const names = ['../../../outside.txt', 'nul\u0000byte/../../x.txt', `${'n'.repeat(5000)}.txt`, '..\u0000'];
+    for (const [index, filename] of names.entries()) {
+      const content = `hostile-${index}`;
+      const asset = await uploadOk(m.t, { filename, content });
+      expect(asset.filename).not.toContain('\u0000');
+      expect([...asset.filename].length).toBeLessThanOrEqual(255);
+      const storageName = decodeURIComponent(new URL(asset.url).pathname.split('/').pop() ?? '');
+      for (const forbidden of ['/', '\\', '\u0000']) expect(storageName).not.toContain(forbidden);
+      expect(storageName.startsWith('.')).toBe(false);
+      expect(Buffer.byteLength(storageName)).toBeLessThanOrEqual(200);
+      expect(await (await fetch(fileUrl(m.t, asset))).text()).toBe(content);
+    }
+    const keys = await m.storedKeys();
+    for (const key of keys) {
+      expect(key).not.toContain('..');
+      expect(key).not.toContain('\u0000');
+    }
+    // Nothing was written next to the media root, in the data dir or above it.
+    const outside = await readdir(join(m.t.dataDir, '..'));
+    expect(outside).not.toContain('outside.txt');
+    expect(await readdir(m.t.dataDir)).not.toContain('outside.txt');
   });
 
   it('stores an empty file and a file part without a name', async () => {

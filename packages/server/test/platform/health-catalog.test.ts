@@ -84,8 +84,9 @@ describe('catalog and OpenAPI: permissions, headers and bodies', () => {
     const draftWrite = ['content:write', 'content:write:draft'];
     for (const id of ['content.create', 'content.update']) {
       const item = (await t.request('GET', `/api/v1/actions/${id}`)).body.data;
-      expect(item, id).toMatchObject({ permissions: [], anyPermissions: draftWrite });
-      expect(operations[id]['x-cms-permissions'], id).toEqual([]);
+      // `permissions` alone names a scope that suffices; `anyPermissions` adds the alternative.
+      expect(item, id).toMatchObject({ permissions: ['content:write'], anyPermissions: draftWrite });
+      expect(operations[id]['x-cms-permissions'], id).toEqual(['content:write']);
       expect(operations[id]['x-cms-any-permissions'], id).toEqual(draftWrite);
     }
     const publish = (await t.request('GET', '/api/v1/actions/content.publish')).body.data;
@@ -134,9 +135,15 @@ describe('catalog and OpenAPI: permissions, headers and bodies', () => {
 
 describe('graceful shutdown', () => {
   it('finishes in-flight requests, then refuses new connections', async () => {
-    const other = await startTestServer({ modules: [...FIRST_PARTY_MODULES, probeModule({ slowMs: 400 })] });
+    let started: () => void = () => undefined;
+    const handlerStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const probe = probeModule({ slowMs: 400, onSlowStart: () => started() });
+    const other = await startTestServer({ modules: [...FIRST_PARTY_MODULES, probe] });
     const inFlight = other.request('GET', '/api/v1/probe/slow');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Close once the request is in its handler (a fixed wait is not enough on a loaded machine).
+    await handlerStarted;
     const closing = other.server.close();
     const response = await inFlight;
     expect(response.status).toBe(200);

@@ -3,7 +3,7 @@ import { defineAction, singleFileFormSchema } from '../../src/actions/define-act
 import type { ServerModule } from '../../src/modules/module-types.js';
 
 /** A test-only module with routes that exercise the envelopes, limits and failure paths. */
-export function probeModule(options: { slowMs?: number } = {}): ServerModule {
+export function probeModule(options: { slowMs?: number; onSlowStart?: () => void } = {}): ServerModule {
   return {
     manifest: { id: 'test.probe', version: '1.0.0', apiVersion: '1', kind: 'domain', dependsOn: ['core.system'] },
     setup: () => ({
@@ -95,6 +95,7 @@ export function probeModule(options: { slowMs?: number } = {}): ServerModule {
             schema: { type: 'object', properties: { done: { type: 'boolean' } } },
           },
           handler: async () => {
+            options.onSlowStart?.();
             await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 300));
             return { done: true };
           },

@@ -36,7 +36,13 @@ export interface ServerOnDatabase {
  */
 export async function startServerOn(
   database: TestDatabase,
-  options: { env?: Record<string, string>; ownConnection?: boolean; logStream?: LogStream; key?: string | null } = {},
+  options: {
+    env?: Record<string, string>;
+    ownConnection?: boolean;
+    logStream?: LogStream;
+    key?: string | null;
+    clock?: () => Date;
+  } = {},
 ): Promise<ServerOnDatabase> {
   // On PGlite one instance cannot be shared by processes, so the server shares the database's db.
   const ownUrl = options.ownConnection ? database.url : null;
@@ -54,6 +60,7 @@ export async function startServerOn(
   const server = await createServer(config, {
     ...(ownUrl ? {} : { db: database.db }),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const url = await server.listen();
   const { apiKey, prefix, secretHash } = generateApiKey('live');

@@ -53,7 +53,7 @@ export const TEST_PREVIEW_SECRET = 'test-preview-secret-0123456789abcdef0123';
 
 /** Starts a server for a test file; pass env to override settings. */
 export async function startTestServer(
-  options: { env?: Record<string, string>; modules?: readonly ServerModule[] } = {},
+  options: { env?: Record<string, string>; modules?: readonly ServerModule[]; clock?: () => Date } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-data-'));
@@ -64,11 +64,14 @@ export async function startTestServer(
     CMS_SECRET: TEST_SECRET,
     CMS_PREVIEW_TOKEN_SECRET: TEST_PREVIEW_SECRET,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Tests make their own keys; the first-start key has its own test (platform/first-start).
+    CMS_DEV_KEY: 'false',
     ...options.env,
   });
   const server = await createServer(config, {
     db: database.db,
     ...(options.modules ? { modules: options.modules } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const url = await server.listen();
   const createKey: TestServer['createKey'] = async (keyOptions = {}) => {

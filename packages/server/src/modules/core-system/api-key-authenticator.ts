@@ -4,9 +4,12 @@ import type { AuthStrategy } from '../../http/authenticate.js';
 import type { Principal } from '../../http/request-context.js';
 import type { Queryable } from '../../storage/db.js';
 import { type ApiKeyRow, findApiKeyByHash, touchApiKeys } from '../../storage/repositories/api-keys.repository.js';
+import { listGrantsOfUser } from '../../storage/repositories/grants.repository.js';
+import { findUserById } from '../../storage/repositories/users.repository.js';
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
 import { apiKeyPrincipal } from './api-key-principal.js';
 import { hashApiKey, hashesEqual, parseApiKey } from './api-key-secret.js';
+import { cliKeyPrincipal } from './cli-key-principal.js';
 
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -64,6 +67,16 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus): 
     return entry;
   };
 
+  // A CLI key acts for the user who approved it: their role and grants are read at every use, never
+  // cached, so a demotion or a disabled account takes effect at once (decisions.md §5).
+  const principalOfCliKey = async (row: ApiKeyRow): Promise<Principal> => {
+    const user = row.createdBy ? await findUserById(db, row.createdBy) : null;
+    if (!user || user.disabledAt) {
+      throw new CmsError('UNAUTHORIZED', 'The user who approved this CLI key is disabled or gone: sign in again.');
+    }
+    return cliKeyPrincipal(row, { role: user.role, grants: await listGrantsOfUser(db, user.id) });
+  };
+
   const flush = async () => {
     if (used.size === 0) return;
     const ids = [...used];
@@ -83,7 +96,7 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus): 
       throw new CmsError('UNAUTHORIZED', 'This API key has expired: create a new one.');
     }
     used.add(entry.row.id);
-    return entry.principal;
+    return entry.row.kind === 'cli' ? principalOfCliKey(entry.row) : entry.principal;
   };
 
   return {

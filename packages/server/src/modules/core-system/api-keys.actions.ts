@@ -8,7 +8,7 @@ import {
 } from './api-keys.schemas.js';
 import type { ApiKeysService, CreateApiKeyInput } from './api-keys.service.js';
 
-/** API key management (`settings:manage`). */
+/** API key management (`settings:manage`), and a key revoking itself (any valid key). */
 export function apiKeyActions(apiKeys: ApiKeysService) {
   return [
     defineAction<unknown, unknown, CreateApiKeyInput>({
@@ -33,6 +33,17 @@ export function apiKeyActions(apiKeys: ApiKeysService) {
       target: 'none',
       response: { status: 200, envelope: 'single', schema: { type: 'array', items: apiKeySchema } },
       handler: async (_input, ctx) => apiKeys.list(ctx),
+    }),
+    defineAction({
+      id: 'api-keys.revokeCurrent',
+      kind: 'command',
+      method: 'DELETE',
+      path: '/api/v1/api-keys/current',
+      summary: 'Revoke the API key presenting this request (sign a key out); any valid key may',
+      permissions: [],
+      target: 'none',
+      response: { status: 200, envelope: 'single', schema: revokedApiKeySchema },
+      handler: async (_input, ctx) => apiKeys.revokeCurrent(ctx),
     }),
     defineAction<{ id: string }>({
       id: 'api-keys.revoke',

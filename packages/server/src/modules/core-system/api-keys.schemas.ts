@@ -1,6 +1,4 @@
-import { SCOPES } from '@cms/core';
-import { ENVIRONMENT_NAME_PATTERN } from './environments.schemas.js';
-import { PROJECT_SLUG_PATTERN } from './projects.schemas.js';
+import { ENVIRONMENT_NAME_PATTERN, PROJECT_SLUG_PATTERN, SCOPES } from '@cms/core';
 
 /** One project/environment pair of a key's allowlist; `*` matches any. */
 const allowlistEntrySchema = {
@@ -20,7 +18,8 @@ export const createApiKeyBodySchema = {
   additionalProperties: false,
   properties: {
     label: { type: 'string', minLength: 1, maxLength: 200 },
-    scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: SCOPES } },
+    // `*` is every scope (ALL_SCOPES in api-keys.service.ts), stored as the full list.
+    scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...SCOPES, '*'] } },
     contextAllowlist: { type: 'array', minItems: 1, maxItems: 100, items: allowlistEntrySchema },
     expiresAt: { type: ['string', 'null'], format: 'date-time' },
     kind: { type: 'string', enum: ['live', 'preview'], default: 'live' },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { invalidInput, notFound, type Scope } from '@cms/core';
+import { CmsError, invalidInput, notFound, SCOPES, type Scope } from '@cms/core';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import {
@@ -18,11 +18,18 @@ import type { Clock } from './clock.js';
 /** Input of `POST /api/v1/api-keys`; `cli` keys come only from the device flow. */
 export interface CreateApiKeyInput {
   label: string;
-  scopes: Scope[];
+  /** `*` stands for every scope (ALL_SCOPES). */
+  scopes: Array<Scope | typeof ALL_SCOPES>;
   contextAllowlist: AllowlistEntry[];
   expiresAt?: string | null;
   kind?: 'live' | 'preview';
 }
+
+/**
+ * In `scopes`, every scope there is. The key stores the full list as of its creation (a scope added by
+ * a later version is not granted silently); the caller must hold every scope, as for a written list.
+ */
+export const ALL_SCOPES = '*';
 
 /** Wire shape of a key: never its secret. */
 export interface ApiKeyView {
@@ -71,6 +78,14 @@ export function createApiKeysService(deps: {
     return excess.scopes.length === 0 && excess.contextAllowlist.length === 0;
   };
 
+  const revokeCommitted = async (id: string) => {
+    await deps.db.transaction(async (tx) => {
+      await revokeApiKey(tx, id);
+      await deps.bus.publish(tx, 'api-keys', id);
+    });
+    deps.forgetCachedKeys();
+  };
+
   return {
     /** Creates a key; the full key text is in the answer and nowhere else, ever. */
     async create(ctx: RequestContext, input: CreateApiKeyInput): Promise<ApiKeyView & { apiKey: string }> {
@@ -78,7 +93,9 @@ export function createApiKeysService(deps: {
       if (expiresAt && expiresAt.getTime() <= deps.clock().getTime()) {
         throw invalidInput({ 'body.expiresAt': 'must be in the future' });
       }
-      const scopes = [...new Set(input.scopes)];
+      const scopes = input.scopes.includes(ALL_SCOPES)
+        ? [...SCOPES]
+        : [...new Set(input.scopes.filter((scope): scope is Scope => scope !== ALL_SCOPES))];
       assertCanIssueKey(ctx.principal, { scopes, contextAllowlist: input.contextAllowlist });
       const kind = input.kind ?? 'live';
       const { apiKey, prefix, secretHash } = generateApiKey(kind);
@@ -105,14 +122,23 @@ export function createApiKeysService(deps: {
     async revoke(ctx: RequestContext, id: string): Promise<{ revoked: true; id: string }> {
       const row = await findApiKeyById(deps.db, id);
       if (!row || !withinReach(ctx, row)) throw notFound('API key');
-      if (row.revokedAt === null) {
-        await deps.db.transaction(async (tx) => {
-          await revokeApiKey(tx, id);
-          await deps.bus.publish(tx, 'api-keys', id);
-        });
-        deps.forgetCachedKeys();
-      }
+      if (row.revokedAt === null) await revokeCommitted(id);
       return { revoked: true, id };
+    },
+
+    /**
+     * Revokes the key presenting the request (sign-out of a key: `cms logout`). Any valid key may,
+     * whatever its scopes; a session or preview token is not a key and is refused.
+     */
+    async revokeCurrent(ctx: RequestContext): Promise<{ revoked: true; id: string }> {
+      if (ctx.principal.type !== 'apiKey') {
+        throw new CmsError(
+          'FORBIDDEN',
+          'Only an API key can revoke itself: send the key in Authorization. A session signs out with POST /api/v1/auth/logout.',
+        );
+      }
+      await revokeCommitted(ctx.principal.id);
+      return { revoked: true, id: ctx.principal.id };
     },
   };
 }

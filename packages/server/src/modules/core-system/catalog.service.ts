@@ -1,11 +1,12 @@
 import { CmsError } from '@cms/core';
+import { catalogPermissions } from '../../actions/catalog-permissions.js';
 import type { AnyAction, AuthRule, JsonSchema, TargetRule } from '../../actions/define-action.js';
 import { responseBodySchema } from '../../actions/envelope-schemas.js';
-import { buildOpenApiDocument } from '../../actions/openapi.js';
+import { buildOpenApiDocument, openApiPath } from '../../actions/openapi.js';
 import { permissionFailure, scopesInContext } from '../../http/authorize.js';
 import type { RequestContext } from '../../http/request-context.js';
 
-/** An entry of `GET /api/v1/actions` (interface.md "Action catalog item"). */
+/** An entry of `GET /api/v1/actions` (interface.md "Action catalog item"; wire shape `CatalogItemSchema`). */
 export interface CatalogItem {
   id: string;
   kind: 'command' | 'query';
@@ -18,8 +19,8 @@ export interface CatalogItem {
   target: TargetRule;
   /** Whether it needs credentials (`required`, `optional`, `public`). */
   auth: AuthRule;
-  studio?: unknown;
-  cli?: unknown;
+  studio?: Record<string, unknown>;
+  cli?: Record<string, unknown>;
   requestSchema?: JsonSchema;
   responseSchema?: JsonSchema;
 }
@@ -67,13 +68,12 @@ function toCatalogItem(action: AnyAction): CatalogItem {
     id: action.id,
     kind: action.kind,
     method: action.method,
-    path: action.path,
-    permissions: action.permissions,
-    ...(action.anyPermissions ? { anyPermissions: action.anyPermissions } : {}),
+    path: openApiPath(action.path),
+    ...catalogPermissions(action),
     target: action.target,
     auth: action.auth ?? 'required',
-    ...(action.studio ? { studio: action.studio } : {}),
-    ...(action.cli ? { cli: action.cli } : {}),
+    ...(action.studio ? { studio: { ...action.studio } } : {}),
+    ...(action.cli ? { cli: { ...action.cli } } : {}),
     ...(parts.length > 0 ? { requestSchema: { type: 'object', properties: Object.fromEntries(parts) } } : {}),
     ...(responseSchema ? { responseSchema } : {}),
   };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
-import type { ProjectTarget, RequestContext } from '../../http/request-context.js';
+import { type ProjectTarget, type RequestContext, requireProject } from '../../http/request-context.js';
 import { type Db, type Queryable, type Transaction, withTransaction } from '../../storage/db.js';
 import {
   deleteEnvironmentIfUnreferenced,
@@ -47,12 +47,6 @@ export interface ContentEnvironments {
     tx: Transaction,
     scope: { projectId: string; sourceEnvironmentId: string; targetEnvironmentId: string },
   ): Promise<unknown>;
-}
-
-function requireProject(ctx: RequestContext): ProjectTarget {
-  // The routing guard and target resolution run first for target 'project' routes.
-  if (!ctx.project) throw new CmsError('TARGET_REQUIRED', 'This route needs the X-CMS-Project header.');
-  return ctx.project;
 }
 
 /** Environments of a project, as far as the caller may see them; created and deleted with `settings:manage`. */

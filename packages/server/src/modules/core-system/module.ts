@@ -7,7 +7,9 @@ import { createAuthService } from './auth.service.js';
 import { bootstrapDefaultProject } from './bootstrap.js';
 import { catalogActions } from './catalog.actions.js';
 import { createCatalogService } from './catalog.service.js';
-import { systemClock } from './clock.js';
+import { cliAuthActions } from './cli-auth.actions.js';
+import { createCliAuthService } from './cli-auth.service.js';
+import { createDevelopmentKey } from './dev-key.js';
 import { environmentActions } from './environments.actions.js';
 import { createEnvironmentsService } from './environments.service.js';
 import { createGrantsService } from './grants.service.js';
@@ -17,13 +19,19 @@ import { createInvitesService } from './invites.service.js';
 import { createLoginThrottle } from './login-throttle.js';
 import { meActions } from './me.actions.js';
 import { createMeService } from './me.service.js';
+import { createOidcService } from './oidc.service.js';
 import { projectActions } from './projects.actions.js';
 import { createProjectsService } from './projects.service.js';
+import { samlActions } from './saml.actions.js';
+import { createSamlService } from './saml.service.js';
+import { readOrCreateSamlSpKeys, type SamlSpKeys } from './saml-sp-keys.js';
 import { createSessionAuthenticator } from './session-authenticator.js';
 import { cookiePolicyFor } from './session-cookies.js';
 import { createSessionsService } from './sessions.service.js';
 import { setupActions } from './setup.actions.js';
 import { createSetupService } from './setup.service.js';
+import { ssoActions } from './sso.actions.js';
+import { createSsoSignIn } from './sso-sign-in.js';
 import { createStudioService } from './studio.service.js';
 import { userActions } from './users.actions.js';
 import { createUsersService } from './users.service.js';
@@ -34,13 +42,22 @@ export const coreSystemModule: ServerModule = {
   async setup(deps) {
     let shuttingDown = false;
     const { db, bus, config } = deps;
-    const clock = systemClock;
+    const { clock } = deps;
+    const notices: Record<string, string> = {};
     if (await bootstrapDefaultProject(db, config.defaultProject)) {
       deps.log.info({ project: config.defaultProject }, 'created the default project with environment production');
+      if (config.devKey) {
+        notices.devKey = await createDevelopmentKey(db);
+        deps.log.info(
+          { devKey: notices.devKey },
+          'created a development key with every scope, shown this once (docs/access-control.md "Development key")',
+        );
+      }
     }
     const sessions = createSessionsService({ db, secret: config.secret, clock });
     const setup = createSetupService({ db, config, sessions, clock, log: deps.log });
-    await setup.bootstrap();
+    const setupUrl = await setup.bootstrap();
+    if (setupUrl) notices.setupUrl = setupUrl;
 
     const apiKeys = createApiKeyAuthenticator(db, bus);
     const sessionAuth = createSessionAuthenticator({ db, secret: config.secret, clock });
@@ -54,12 +71,48 @@ export const coreSystemModule: ServerModule = {
     const projects = createProjectsService({ db, bus });
     const environments = createEnvironmentsService({ db, bus, targets: deps.targets, registry: deps.registry });
     const auth = createAuthService({ db, sessions, throttle: createLoginThrottle({ db, clock }) });
+    const ssoSignIn = createSsoSignIn({ db, sessions, clock, log: deps.log.child({ area: 'sso' }) });
+    const oidc = createOidcService({
+      db,
+      clock,
+      publicUrl: config.publicUrl,
+      timeoutSeconds: config.sso.timeoutSeconds,
+      signIn: ssoSignIn,
+    });
+    // The SP signing pair: from the environment, else generated into the data dir at first use (embedded).
+    let spKeys: Promise<SamlSpKeys | null> | null = null;
+    const saml = createSamlService({
+      db,
+      clock,
+      publicUrl: config.publicUrl,
+      providers: config.sso.saml,
+      spKeys: () => {
+        spKeys ??= config.sso.samlSp
+          ? Promise.resolve(config.sso.samlSp)
+          : config.databaseUrl === null
+            ? readOrCreateSamlSpKeys(config.dataDir, new URL(config.publicUrl).host)
+            : Promise.resolve(null);
+        return spKeys;
+      },
+      signIn: ssoSignIn,
+    });
     return {
       actions: [
         ...healthActions(db, () => shuttingDown),
         ...catalogActions(catalog),
         ...setupActions({ setup, cookies }),
         ...authActions({ auth, sessions, cookies }),
+        ...ssoActions({ settings: config.sso, oidc, saml, publicUrl: config.publicUrl, cookies }),
+        ...samlActions({ saml, publicUrl: config.publicUrl, cookies }),
+        ...cliAuthActions(
+          createCliAuthService({
+            db,
+            secret: config.secret,
+            clock,
+            publicUrl: config.publicUrl,
+            targets: deps.targets,
+          }),
+        ),
         ...meActions({ me, studio: createStudioService({ me, projects, environments, modules: deps.modules }) }),
         ...projectActions(projects),
         ...environmentActions(environments),
@@ -70,6 +123,7 @@ export const coreSystemModule: ServerModule = {
           cookies,
         }),
       ],
+      notices,
       // API keys first: a request with a Bearer key is judged by the key even if it carries a cookie.
       authStrategies: [apiKeys.strategy, sessionAuth.strategy],
       start: () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
-import type { ProjectTarget, RequestContext } from '../../http/request-context.js';
+import { type RequestContext, requireProject } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import { insertEnvironment } from '../../storage/repositories/environments.repository.js';
 import {
@@ -35,11 +35,6 @@ function toSettingsView(settings: Record<string, unknown>): ProjectSettingsView 
 }
 
 /** The project of `X-CMS-Project` (resolved and access-checked by the request's access steps). */
-function requireProject(ctx: RequestContext): ProjectTarget {
-  if (!ctx.project) throw new CmsError('TARGET_REQUIRED', 'This route needs the X-CMS-Project header.');
-  return ctx.project;
-}
-
 /** Projects: listed as far as the caller may see them, created with their default environment. */
 export function createProjectsService(deps: { db: Db; bus: InvalidationBus }) {
   return {

@@ -1,23 +1,14 @@
+import { setupCompleteRoute } from '@cms/core';
 import { defineAction } from '../../actions/define-action.js';
-import { sessionEnvelopeSchema, setupBodySchema } from './auth.schemas.js';
 import { type CookiePolicy, setSessionCookies, signInOriginOf } from './session-cookies.js';
 import type { SetupService } from './setup.service.js';
 
 /** The one-time creation of the first administrator (decisions.md §1). */
 export function setupActions(deps: { setup: SetupService; cookies: CookiePolicy }) {
   return [
-    defineAction<unknown, unknown, { token: string; email: string; password: string }>({
-      id: 'setup.complete',
-      kind: 'command',
-      method: 'POST',
-      path: '/api/v1/setup',
-      summary: 'Create the first administrator with the setup token from the server log, and sign in',
+    defineAction({
+      route: setupCompleteRoute,
       permissions: [],
-      target: 'none',
-      auth: 'public',
-      csrf: false,
-      request: { body: setupBodySchema },
-      response: { status: 200, envelope: 'single', schema: sessionEnvelopeSchema },
       studio: { visibility: 'hidden' },
       cli: { visibility: 'hidden' },
       handler: async ({ body }, ctx, { request, reply }) => {

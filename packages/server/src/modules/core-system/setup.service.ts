@@ -71,23 +71,28 @@ export function createSetupService(deps: {
     });
   };
 
-  /** Stores a new setup token and logs the address that carries it. */
-  const announceSetupAddress = async (): Promise<void> => {
+  /** Stores a new setup token and logs the address that carries it; returns the address. */
+  const announceSetupAddress = async (): Promise<string> => {
     const token = generateToken();
     await insertSetupToken(deps.db, hashToken(token));
     const setupUrl = `${deps.config.publicUrl}/studio/setup?token=${token}`;
     deps.log.warn({ setupUrl }, `no user exists yet: create the first admin at ${setupUrl}`);
+    return setupUrl;
   };
 
   return {
-    /** Runs at start: creates the configured admin, or logs a setup address, when no user exists. */
-    async bootstrap(): Promise<void> {
+    /**
+     * Runs at start: creates the configured admin, or logs a setup address, when no user exists.
+     * Returns the setup address when it made one (the start banner shows it).
+     */
+    async bootstrap(): Promise<string | null> {
       const admin = configuredAdmin();
-      if ((await countUsers(deps.db)) > 0) return;
+      if ((await countUsers(deps.db)) > 0) return null;
       if (!admin) return announceSetupAddress();
       if (await createFirstAdmin(admin)) {
         deps.log.info({ email: admin.email }, 'created the first admin from CMS_ADMIN_EMAIL');
       }
+      return null;
     },
 
     /** Creates the first admin with a logged setup token and signs them in; usable once. */

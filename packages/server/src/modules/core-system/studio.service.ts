@@ -12,7 +12,7 @@ export interface StudioBootstrapView {
   environments: EnvironmentView[];
   modules: readonly ModuleManifest[];
   /** Studio extension points contributed by modules; none are registered yet. */
-  extensions: unknown[];
+  extensions: Record<string, unknown>[];
 }
 
 /** Gathers the Studio's start-up data in one answer. */

@@ -1,5 +1,7 @@
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
 import type { DomainShared } from './domain-shared.js';
+import { createPublishedReadCache } from './read-cache/published-read-cache.js';
+import { publishedReadHooks } from './read-cache/published-read-http.js';
 import { contentReadsActions } from './reads/content-reads.actions.js';
 import { createContentReadsService } from './reads/content-reads.service.js';
 import { createPreviewAuthStrategy } from './reads/preview-auth-strategy.js';
@@ -7,6 +9,9 @@ import { previewTokensActions } from './reads/preview-tokens.actions.js';
 import { createPreviewTokensService } from './reads/preview-tokens.service.js';
 import { searchActions } from './reads/search.actions.js';
 import { createSearchService } from './reads/search.service.js';
+
+/** The reads whose published answers are cached. */
+const CACHED_READS = new Set(['content.get', 'content.list']);
 
 /**
  * The content reads area (get, list, overview, variants, resolve, search, preview tokens) of `domain.content`:
@@ -16,8 +21,17 @@ export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShar
   const reads = createContentReadsService({ db: deps.db, schemas: shared.schemas });
   const search = createSearchService({ db: deps.db, schemas: shared.schemas });
   const previews = createPreviewTokensService({ db: deps.db, secret: deps.config.previewTokenSecret });
+  const cache = createPublishedReadCache({ bus: deps.bus, maxBytes: deps.config.readCacheBytes });
+  const cacheHooks = publishedReadHooks(cache, {
+    maxAgeSeconds: deps.config.httpCacheMaxAgeSeconds,
+    staleWhileRevalidateSeconds: deps.config.httpCacheStaleWhileRevalidateSeconds,
+  });
+  // Published reads answer from memory, with ETag/304 (read-cache/): the content get and list routes.
+  const contentReads = contentReadsActions(reads).map((action) =>
+    CACHED_READS.has(action.id) ? { ...action, setupScope: cacheHooks } : action,
+  );
   return {
-    actions: [...contentReadsActions(reads), ...searchActions(search), ...previewTokensActions(previews)],
+    actions: [...contentReads, ...searchActions(search), ...previewTokensActions(previews)],
     authStrategies: [createPreviewAuthStrategy({ secret: deps.config.previewTokenSecret })],
   };
 }

@@ -15,7 +15,7 @@ import { createMediaPurgeWorker } from './media/media-purge-worker.js';
  */
 export async function setupMediaArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
   const { config } = deps;
-  const storage = createMediaStorage(mediaStorageConfig(config));
+  const storage = await createMediaStorage(mediaStorageConfig(config));
   const purge = createMediaPurgeWorker({
     db: deps.db,
     storage,

@@ -1,28 +1,27 @@
 /**
  * Full-text search over documents (GET /api/v1/search): PostgreSQL text search, which PGlite runs too.
- * The vectors are expressions over the row, indexed by migration 0009; plans in docs/performance.md
- * "Search". Every statement filters by project and environment.
+ * The vectors are expressions over the row, indexed by migration 0016; plans in docs/performance.md
+ * "Search". Every statement filters by project and environment. What is searched is what a reader
+ * sees: frontmatter strings that are exactly a UUID (reference ids) are left out (`cms_search_text`).
  */
 import type { Queryable } from '../db.js';
 import type { Scope } from './document-row.js';
 
 /**
- * The searchable text of the published side: frontmatter string values weigh A, the body B.
+ * The searchable text of the published side: frontmatter string values but ids weigh A, the body B.
  * Must stay character-for-character the expression of `documents_search_published` (migration
- * 0009, modulo the `d.` alias), or the planner cannot use the index.
+ * 0016, modulo the `d.` alias), or the planner cannot use the index.
  */
-const PUBLISHED_VECTOR = `(setweight(jsonb_to_tsvector('simple'::regconfig, coalesce(d.published_frontmatter, '{}'::jsonb), '["string"]'::jsonb), 'A')
+export const PUBLISHED_VECTOR = `(setweight(to_tsvector('simple'::regconfig, coalesce(cms_search_text(d.published_frontmatter), '')), 'A')
   || setweight(to_tsvector('simple'::regconfig, coalesce(d.published_body, '')), 'B'))`;
 
-/** The draft side; the expression of `documents_search_draft` (migration 0009). */
-const DRAFT_VECTOR = `(setweight(jsonb_to_tsvector('simple'::regconfig, d.draft_frontmatter, '["string"]'::jsonb), 'A')
+/** The draft side; the expression of `documents_search_draft` (migration 0016). */
+export const DRAFT_VECTOR = `(setweight(to_tsvector('simple'::regconfig, coalesce(cms_search_text(d.draft_frontmatter), '')), 'A')
   || setweight(to_tsvector('simple'::regconfig, d.draft_body), 'B'))`;
 
-/** Frontmatter string values, then the body, as one text for the snippet (the vector's words, in order). */
+/** Frontmatter string values but ids, then the body, as one text for the snippet (the vector's words, in order). */
 function snippetSource(frontmatter: string, body: string): string {
-  return `concat_ws(' ',
-    (select string_agg(s #>> '{}', ' ') from jsonb_path_query(${frontmatter}, 'strict $.** ? (@.type() == "string")') s),
-    ${body})`;
+  return `concat_ws(' ', cms_search_text(${frontmatter}), ${body})`;
 }
 
 const QUERY = `websearch_to_tsquery('simple'::regconfig, $3)`;

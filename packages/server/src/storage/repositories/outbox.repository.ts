@@ -1,18 +1,8 @@
+import { EVENT_TYPES, type EventType } from '@cms/core';
 import type { Queryable } from '../db.js';
 
-/** Event types of interface.md "Events". */
-export const EVENT_TYPES = [
-  'content.created',
-  'content.updated',
-  'content.published',
-  'content.unpublished',
-  'content.deleted',
-  'content.restored',
-  'media.uploaded',
-] as const;
-
-/** One event type name. */
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Event types of interface.md "Events", declared with the wire shapes (`@cms/core`). */
+export { EVENT_TYPES, type EventType };
 
 /** An outbox row: the delivery envelope, ready to sign and send. */
 export interface OutboxEventRow {

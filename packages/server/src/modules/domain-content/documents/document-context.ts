@@ -1,14 +1,8 @@
-import type { RequestContext, Target } from '../../../http/request-context.js';
+import { type RequestContext, requireTarget } from '../../../http/request-context.js';
 import type { EventActor } from '../outbox.js';
 
-/**
- * The target of a request to an `environment` action. The access hooks resolve it before any
- * handler runs, so its absence is a bug, not a client error.
- */
-export function requireTarget(ctx: RequestContext): Target {
-  if (!ctx.target) throw new Error('An environment-scoped action ran without a resolved target');
-  return ctx.target;
-}
+/** The target of an `environment` route (one home: http/request-context.ts). */
+export { requireTarget };
 
 /** The acting user of an event (`user` in the delivery envelope). */
 export function actorOf(ctx: RequestContext): EventActor {

@@ -3,7 +3,7 @@
  * schema hash, the type, the frontmatter against its compiled validator, and references, the
  * latter with one query for all ids of a frontmatter.
  */
-import { CmsError, collectReferences, invalidInput, type SchemaType } from '@cms/core';
+import { CmsError, collectReferences, invalidInput, SCHEMA_SYNC_HINT, type SchemaType } from '@cms/core';
 import type { Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import { findReferenceTargets } from '../../../storage/repositories/documents.repository.js';
@@ -18,8 +18,8 @@ export function assertSchemaHash(schema: EffectiveSchema | null, sent: string | 
   if (sent === schemaHash) return;
   const message =
     sent === undefined
-      ? 'Missing X-CMS-Schema-Hash header: send the hash of your synced schema (`cms schema sync` prints it).'
-      : "X-CMS-Schema-Hash differs from the server's schema: run `cms schema sync` and retry with the new hash.";
+      ? `Missing X-CMS-Schema-Hash header: send the hash of the schema in force (details.schemaHash); to sync yours first, ${SCHEMA_SYNC_HINT}.`
+      : `X-CMS-Schema-Hash differs from the server's schema (details.schemaHash): ${SCHEMA_SYNC_HINT}, then retry with the new hash.`;
   throw new CmsError('SCHEMA_HASH_MISMATCH', message, { schemaHash });
 }
 
@@ -35,7 +35,7 @@ export function requireType(schema: EffectiveSchema | null, name: string): TypeI
   if (!schema || !type) {
     throw new CmsError(
       'SCHEMA_NOT_FOUND',
-      `No content type "${name}" in the schema registry: run \`cms schema sync\`.`,
+      `No content type "${name}" in the schema registry: check the name, or ${SCHEMA_SYNC_HINT}.`,
       {
         type: name,
       },

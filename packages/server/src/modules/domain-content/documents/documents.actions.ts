@@ -1,32 +1,13 @@
-import type { FastifyRequest } from 'fastify';
-import { defineAction } from '../../../actions/define-action.js';
-import type { DocumentLifecycleService } from './document-lifecycle.service.js';
-import { SCHEMA_HASH_HEADER } from './document-validation.js';
 import {
-  createDocumentBodySchema,
-  createDocumentHeadersSchema,
-  deleteResultSchema,
-  documentIdParamsSchema,
-  documentSchema,
-  duplicateDocumentBodySchema,
-  restoreResultSchema,
-  schemaHashHeadersSchema,
-  updateDocumentBodySchema,
-} from './documents.schemas.js';
-import type { CreateDocumentInput, DocumentsService, UpdateDocumentInput } from './documents.service.js';
-
-type DocumentParams = { documentId: string };
-
-/** Optional locale override (interface.md "Common header rules"). */
-const LOCALE_HEADER = 'x-cms-locale';
-
-/** A header as sent, trimmed (first value when repeated). */
-function headerValue(request: FastifyRequest, name: string): string | undefined {
-  const raw = request.headers[name];
-  return (Array.isArray(raw) ? raw[0] : raw)?.trim();
-}
-
-const sentSchemaHash = (request: FastifyRequest) => headerValue(request, SCHEMA_HASH_HEADER);
+  contentCreateRoute,
+  contentDeleteRoute,
+  contentDuplicateRoute,
+  contentRestoreRoute,
+  contentUpdateRoute,
+} from '@cms/core';
+import { type AnyAction, defineAction } from '../../../actions/define-action.js';
+import type { DocumentLifecycleService } from './document-lifecycle.service.js';
+import type { DocumentsService } from './documents.service.js';
 
 /**
  * Draft writes may be made with `content:write` or with `content:write:draft` (decisions.md §3:
@@ -35,78 +16,43 @@ const sentSchemaHash = (request: FastifyRequest) => headerValue(request, SCHEMA_
 const DRAFT_WRITE = ['content:write', 'content:write:draft'] as const;
 
 /** Document routes: create, update, duplicate, delete, restore (interface.md "Content endpoints"). */
-export function documentActions(documents: DocumentsService, lifecycle: DocumentLifecycleService) {
+export function documentActions(documents: DocumentsService, lifecycle: DocumentLifecycleService): AnyAction[] {
   return [
-    defineAction<unknown, unknown, Omit<CreateDocumentInput, 'schemaHash'>>({
-      id: 'content.create',
-      kind: 'command',
-      method: 'POST',
-      path: '/api/v1/content',
-      summary: 'Create a draft document',
+    defineAction({
+      route: contentCreateRoute,
       permissions: [],
       anyPermissions: DRAFT_WRITE,
-      target: 'environment',
-      request: { body: createDocumentBodySchema, headers: createDocumentHeadersSchema },
-      response: { status: 201, envelope: 'single', schema: documentSchema },
-      handler: async ({ body }, ctx, { request }) =>
+      handler: async ({ body, headers }, ctx) =>
         documents.create(ctx, {
           ...body,
-          schemaHash: sentSchemaHash(request),
-          localeHeader: headerValue(request, LOCALE_HEADER),
+          schemaHash: headers['x-cms-schema-hash'],
+          localeHeader: headers['x-cms-locale'],
         }),
     }),
-    defineAction<DocumentParams, unknown, Omit<UpdateDocumentInput, 'schemaHash' | 'documentId'>>({
-      id: 'content.update',
-      kind: 'command',
-      method: 'PUT',
-      path: '/api/v1/content/{documentId}',
-      summary: "Replace a document's draft (frontmatter and body)",
+    defineAction({
+      route: contentUpdateRoute,
       permissions: [],
       anyPermissions: DRAFT_WRITE,
-      target: 'environment',
-      request: { params: documentIdParamsSchema, body: updateDocumentBodySchema, headers: schemaHashHeadersSchema },
-      response: { status: 200, envelope: 'single', schema: documentSchema },
-      handler: async ({ params, body }, ctx, { request }) =>
-        documents.update(ctx, { ...body, documentId: params.documentId, schemaHash: sentSchemaHash(request) }),
+      handler: async ({ params, body, headers }, ctx) =>
+        documents.update(ctx, { ...body, documentId: params.documentId, schemaHash: headers['x-cms-schema-hash'] }),
     }),
-    defineAction<DocumentParams, unknown, { path?: string } | null | undefined>({
-      id: 'content.duplicate',
-      kind: 'command',
-      method: 'POST',
-      path: '/api/v1/content/{documentId}/duplicate',
-      summary: 'Copy a document into a new draft at a new path',
+    defineAction({
+      route: contentDuplicateRoute,
       permissions: ['content:write'],
-      target: 'environment',
-      request: { params: documentIdParamsSchema, body: duplicateDocumentBodySchema },
-      response: { status: 201, envelope: 'single', schema: documentSchema },
       handler: async ({ params, body }, ctx) =>
         documents.duplicate(ctx, {
           documentId: params.documentId,
           ...(body?.path !== undefined ? { path: body.path } : {}),
         }),
     }),
-    defineAction<DocumentParams>({
-      id: 'content.delete',
-      kind: 'command',
-      method: 'DELETE',
-      path: '/api/v1/content/{documentId}',
-      summary: 'Soft-delete a document',
+    defineAction({
+      route: contentDeleteRoute,
       permissions: ['content:delete'],
-      target: 'environment',
-      request: { params: documentIdParamsSchema },
-      response: { status: 200, envelope: 'single', schema: deleteResultSchema },
       handler: async ({ params }, ctx) => lifecycle.remove(ctx, params),
     }),
-    defineAction<DocumentParams>({
-      id: 'content.restore',
-      kind: 'command',
-      method: 'POST',
-      path: '/api/v1/content/{documentId}/restore',
-      summary: 'Restore a soft-deleted document',
+    defineAction({
+      route: contentRestoreRoute,
       permissions: ['content:write'],
-      target: 'environment',
-      request: { params: documentIdParamsSchema },
-      response: { status: 200, envelope: 'single', schema: restoreResultSchema },
       handler: async ({ params }, ctx) => lifecycle.restore(ctx, params),
     }),
   ];

@@ -6,11 +6,10 @@
 /** Locale of every document of a non-localized type (interface.md "Document"). */
 export const DEFAULT_LOCALE = '__cms_default__';
 
-/** Longest path (decisions.md §3). */
-export const MAX_PATH_LENGTH = 512;
+/** Longest path (decisions.md §3) and locale tag: declared with the wire shapes that bound them. */
+import { MAX_LOCALE_LENGTH, MAX_PATH_LENGTH } from '@cms/core';
 
-/** Longest locale tag accepted; real BCP 47 tags stay far below. */
-export const MAX_LOCALE_LENGTH = 35;
+export { MAX_LOCALE_LENGTH, MAX_PATH_LENGTH };
 
 /** C0 controls, DEL and the C1 range: no path should carry them. */
 function hasControlCharacter(value: string): boolean {

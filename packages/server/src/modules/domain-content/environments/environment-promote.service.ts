@@ -1,5 +1,5 @@
 import { CmsError, invalidInput } from '@cms/core';
-import type { ProjectTarget, RequestContext, Target } from '../../../http/request-context.js';
+import { type ProjectTarget, type RequestContext, requireProject, type Target } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
 import { insertDocument, markPublished } from '../../../storage/repositories/documents.repository.js';
@@ -37,12 +37,6 @@ export interface PromotePlanItem {
 export interface PromoteResult {
   plan: PromotePlanItem[];
   applied: boolean;
-}
-
-function requireProject(ctx: RequestContext): ProjectTarget {
-  // The routing guard and target resolution run first for target 'project' routes.
-  if (!ctx.project) throw new CmsError('TARGET_REQUIRED', 'This route needs the X-CMS-Project header.');
-  return ctx.project;
 }
 
 function toItem(planned: PlannedPromotion): PromotePlanItem {

@@ -1,3 +1,4 @@
+import { MEDIA_FILE_PATH_PREFIX } from '@cms/core';
 import type { Target } from '../../../http/request-context.js';
 import type { MediaCategory } from '../../../media/media-metadata.js';
 import type { MediaRow } from '../../../storage/repositories/media.repository.js';
@@ -16,8 +17,8 @@ export interface MediaAsset {
   uploadedAt: string;
 }
 
-/** Path prefix of file urls; the router path of the file action is built on it. */
-export const MEDIA_FILE_PATH_PREFIX = '/media';
+/** Path prefix of file urls (declared with the file route). */
+export { MEDIA_FILE_PATH_PREFIX };
 
 /**
  * The public address of a stored file: `{CMS_PUBLIC_URL}/media/<projectId>/<environmentId>/<mediaId>/<storageName>`.

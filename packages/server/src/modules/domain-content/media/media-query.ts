@@ -1,22 +1,8 @@
-import { invalidQueryParam } from '@cms/core';
-import type { MediaListArgs, MediaSortColumn } from '../../../storage/repositories/media.repository.js';
+import { invalidQueryParam, type MediaListQuerySchema, type Validated } from '@cms/core';
+import type { MediaListArgs } from '../../../storage/repositories/media.repository.js';
 
-/** The media list query as validated by its JSON Schema (media.schemas.ts), defaults applied. */
-export interface MediaListQuery {
-  q?: string;
-  category?: string;
-  uploadedBy?: string;
-  uploadedFrom?: string;
-  uploadedTo?: string;
-  sort?: MediaSortColumn;
-  order?: 'asc' | 'desc';
-  limit: number;
-  offset: number;
-}
-
-/** Media page size (interface.md "Limits"). */
-export const MEDIA_PAGE_DEFAULT = 30;
-export const MEDIA_PAGE_MAX = 100;
+/** The media list query as validated by its declaration (core `MediaListQuerySchema`), defaults applied. */
+export type MediaListQuery = Validated<typeof MediaListQuerySchema>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { CmsError, isCmsError } from '@cms/core';
+import { CmsError, isCmsError, UPLOAD_PART } from '@cms/core';
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MediaUploadSource } from './media.service.js';
 
 /** The one multipart part an upload carries (interface.md "Media endpoints"). */
-export const UPLOAD_PART = 'file';
+export { UPLOAD_PART };
 /** Room for boundaries and part headers on top of the file itself, when checking Content-Length. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CmsError, isCmsError, notFound, type Page } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RequestContext, Target } from '../../../http/request-context.js';
+import { type RequestContext, requireTarget, type Target } from '../../../http/request-context.js';
 import {
   detectMimeType,
   MIME_SNIFF_BYTES,
@@ -197,11 +197,6 @@ export function createMediaService(deps: MediaServiceDeps) {
 
 /** The media service. */
 export type MediaService = ReturnType<typeof createMediaService>;
-
-function requireTarget(ctx: RequestContext): Target {
-  if (!ctx.target) throw new Error('media actions are declared with target "environment"');
-  return ctx.target;
-}
 
 function imageTooLarge(target: Target, maxBytes: number): CmsError {
   return new CmsError(

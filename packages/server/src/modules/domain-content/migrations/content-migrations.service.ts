@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, collectReferences, invalidInput, type SchemaType } from '@cms/core';
+import { CmsError, collectReferences, invalidInput, MIGRATION_SAMPLE_SIZE, type SchemaType } from '@cms/core';
 import type { RequestContext, Target } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
 import {
@@ -17,7 +17,6 @@ import { recordDocumentEvent } from '../documents/document-events.js';
 import { checkFrontmatter, requireType, type TypeInSchema } from '../documents/document-validation.js';
 import type { Outbox } from '../outbox.js';
 import type { SchemaReader } from '../schema/schema-reader.js';
-import { MIGRATION_SAMPLE_SIZE } from './content-migrations.schemas.js';
 import { applyOperations, isSameOrInside, type MigrationOperation } from './frontmatter-operations.js';
 
 /** Documents read, changed and written per round trip: memory stays bounded however large the type. */

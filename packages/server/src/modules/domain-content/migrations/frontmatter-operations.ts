@@ -3,40 +3,17 @@
  * operations applied to one document's frontmatter. Paths are dot paths into nested objects
  * (`seo.description`); arrays are values, never traversed.
  */
-import { canonicalJson } from '@cms/core';
+import {
+  type CopyOperation,
+  canonicalJson,
+  type MigrationOperation,
+  type RemoveOperation,
+  type RenameOperation,
+  type SetOperation,
+} from '@cms/core';
 
-/** Moves a value to another path; `overwrite` allows replacing a value already there. */
-export interface RenameOperation {
-  op: 'rename';
-  from: string;
-  to: string;
-  overwrite?: boolean;
-}
-
-/** Copies a value (deeply) to another path; `overwrite` allows replacing a value already there. */
-export interface CopyOperation {
-  op: 'copy';
-  from: string;
-  to: string;
-  overwrite?: boolean;
-}
-
-/** Sets a value; `onlyIfMissing` leaves documents that already have the field (null counts as a value). */
-export interface SetOperation {
-  op: 'set';
-  field: string;
-  value: unknown;
-  onlyIfMissing?: boolean;
-}
-
-/** Removes a field (nothing happens where it is absent). */
-export interface RemoveOperation {
-  op: 'remove';
-  field: string;
-}
-
-/** One step of a migration. */
-export type MigrationOperation = RenameOperation | CopyOperation | SetOperation | RemoveOperation;
+/** The operations, declared with the route (`@cms/core` migrations.routes). */
+export type { CopyOperation, MigrationOperation, RemoveOperation, RenameOperation, SetOperation };
 
 /** A document's frontmatter after the operations, or why they cannot apply to it (keyed by JSON path). */
 export type OperationsOutcome =

@@ -1,4 +1,4 @@
-import { CmsError, invalidQueryParam, notFound, type Page, type SchemaType } from '@cms/core';
+import { CmsError, invalidQueryParam, notFound, type Page, SCHEMA_SYNC_HINT, type SchemaType } from '@cms/core';
 import type { RequestContext, Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import {
@@ -18,6 +18,7 @@ import { previewClaimsOf } from './preview-tokens.js';
 import { assertCanReadDraft, assertPreviewMayRead, assertPreviewRequest, requestedLocale } from './read-rules.js';
 import {
   assertResolvable,
+  assertResolvableInSomeType,
   referenceJsonPaths,
   referenceJsonPathsOfAnyType,
   resolveReferences,
@@ -70,7 +71,7 @@ export function schemaTypeOrThrow(schema: EffectiveSchema | null, name: string):
   if (!type) {
     throw new CmsError(
       'SCHEMA_NOT_FOUND',
-      `No content type "${name}" in the schema of this environment: check the name or run \`cms schema sync\`.`,
+      `No content type "${name}" in the schema of this environment: check the name, or ${SCHEMA_SYNC_HINT}.`,
       { type: name },
     );
   }
@@ -106,6 +107,9 @@ export function createContentReadsService(deps: { db: Queryable; schemas: Schema
       // The row's type is known only after the read, so the read fetches what these paths hold in
       // any type; they are checked against the row's own type below.
       const schema = paths.length > 0 ? await schemas.find(target) : null;
+      // Input before lookup, as on lists: a path that is a reference field of no type is a bad query,
+      // whether or not the document exists.
+      if (paths.length > 0) assertResolvableInSomeType(schema?.types.values() ?? [], paths);
       const referencePaths = referenceJsonPathsOfAnyType(schema?.types.values() ?? [], paths);
       const row = await findReadableDocument(
         db,

@@ -91,6 +91,22 @@ export function referenceJsonPaths(type: SchemaType, fields: ReadonlySet<string>
   });
 }
 
+/**
+ * Checks `paths` before a read whose type is not known yet (get by id): each must be a reference
+ * field of some type of the schema, else `INVALID_QUERY_PARAM` (as a list answers for its type),
+ * whether or not the document exists. The row's own type is checked after the read.
+ */
+export function assertResolvableInSomeType(types: Iterable<SchemaType>, paths: readonly string[]): void {
+  const known = new Set<string>();
+  for (const type of types) for (const field of listReferenceFields(type)) known.add(field.path);
+  const unknown = paths.filter((path) => !known.has(path));
+  if (unknown.length === 0) return;
+  throw invalidQueryParam(
+    { resolve: "must name reference fields of the document's type" },
+    `resolve=${unknown.join(', ')}: not a reference field of any type in this environment's schema.`,
+  );
+}
+
 /** The SQL/JSON paths of `paths` in every type where they are reference fields, without repeats. */
 export function referenceJsonPathsOfAnyType(types: Iterable<SchemaType>, paths: readonly string[]): string[] {
   const found = new Set<string>();

@@ -5,6 +5,7 @@ import {
   computeSchemaHash,
   invalidInput,
   type ResolvedSchema,
+  SCHEMA_SYNC_HINT,
   type SchemaType,
   validateResolvedSchema,
 } from '@cms/core';
@@ -100,7 +101,7 @@ export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: 
       if (!schema || !type) {
         throw new CmsError(
           'SCHEMA_NOT_FOUND',
-          `No content type "${name}" in the schema registry: run \`cms schema sync\`.`,
+          `No content type "${name}" in the schema registry: check the name, or ${SCHEMA_SYNC_HINT}.`,
           {
             type: name,
           },

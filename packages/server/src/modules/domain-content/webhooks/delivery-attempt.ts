@@ -20,6 +20,8 @@ export interface AttemptContext {
   allowPrivate: boolean;
   /** Extra trusted CA certificates (CMS_WEBHOOK_CA_FILE), read once at start. */
   ca: string | undefined;
+  /** CMS_DEV: self-signed receivers are accepted. */
+  acceptAnyCertificate: boolean;
   timeoutMs: number;
   retryDelaysMs: readonly number[];
 }
@@ -77,6 +79,7 @@ async function send(context: AttemptContext, delivery: ClaimedDeliveryRow): Prom
     headers,
     timeoutMs: context.timeoutMs,
     ca: context.ca,
+    acceptAnyCertificate: context.acceptAnyCertificate,
     allowPrivate: context.allowPrivate,
   });
   return {

@@ -30,6 +30,8 @@ export interface DeliveryWorkerOptions {
   secretBox: SecretBox;
   allowPrivate: boolean;
   ca: string | undefined;
+  /** CMS_DEV: accept self-signed receivers (never in production). */
+  acceptAnyCertificate?: boolean;
   /** Defaults to WEBHOOK_TIMEOUT_MS (10 s, interface.md); tests shorten it. */
   attemptTimeoutMs?: number;
   pollIntervalMs?: number;
@@ -60,6 +62,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     secretBox: options.secretBox,
     allowPrivate: options.allowPrivate,
     ca: options.ca,
+    acceptAnyCertificate: options.acceptAnyCertificate ?? false,
     timeoutMs: options.attemptTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
     retryDelaysMs: RETRY_DELAYS_MS,
   };

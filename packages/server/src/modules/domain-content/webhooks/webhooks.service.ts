@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { invalidInput, notFound } from '@cms/core';
-import type { RequestContext, Target } from '../../../http/request-context.js';
+import { type RequestContext, requireTarget, type Target } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
 import { EVENT_TYPES } from '../../../storage/repositories/outbox.repository.js';
 import { cancelPendingDeliveries } from '../../../storage/repositories/webhook-deliveries.repository.js';
@@ -114,10 +114,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
 /** The target of an `environment` action; the routing guard has resolved it before any handler. */
-export function requireTarget(ctx: RequestContext): Target {
-  if (!ctx.target) throw new Error('webhook actions need a resolved target (target: environment)');
-  return ctx.target;
-}
+export { requireTarget };
 
 /** The repository scope of a target. */
 export function scopeOf(target: Target): WebhookScope {

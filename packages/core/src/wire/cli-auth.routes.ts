@@ -1,0 +1,99 @@
+/** Command-line sign-in: a challenge a user approves in the Studio, traded for a `cms_key_cli_` key. */
+import { type Static, Type } from 'typebox';
+import { defineRoute } from './define-route.js';
+import { ENVIRONMENT_NAME_PATTERN, Nullable, PROJECT_SLUG_PATTERN, StringEnum, Timestamp } from './shapes.js';
+
+/** Challenge ids are base64url of 32 random bytes. */
+const ChallengeIdInput = Type.String({ minLength: 1, maxLength: 200 });
+
+/** Body of `POST /api/v1/auth/cli/start`. */
+export const CliStartBodySchema = Type.Object(
+  {
+    project: Type.String({ pattern: PROJECT_SLUG_PATTERN }),
+    environment: Type.String({ pattern: ENVIRONMENT_NAME_PATTERN }),
+    callbackUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  },
+  { additionalProperties: false },
+);
+export type CliStartBody = Static<typeof CliStartBodySchema>;
+
+/** Answer of start. */
+export const CliStartedSchema = Type.Object({
+  challengeId: Type.String(),
+  authorizeUrl: Type.String(),
+  expiresAt: Timestamp,
+});
+
+/** What the authorize page shows before approving. */
+export const CliChallengeSchema = Type.Object({
+  challengeId: Type.String(),
+  project: Type.String(),
+  environment: Type.String(),
+  status: StringEnum(['pending', 'authorized', 'exchanged']),
+  callbackUrl: Nullable(Type.String()),
+  expiresAt: Timestamp,
+});
+export type CliChallenge = Static<typeof CliChallengeSchema>;
+
+/** Body of `POST /api/v1/auth/cli/authorize`. */
+export const CliAuthorizeBodySchema = Type.Object({ challengeId: ChallengeIdInput }, { additionalProperties: false });
+
+/** Answer of authorize: the one-time code. */
+export const CliAuthorizedSchema = Type.Object({ success: Type.Boolean(), code: Type.String() });
+
+/** Body of `POST /api/v1/auth/cli/exchange`. */
+export const CliExchangeBodySchema = Type.Object(
+  { challengeId: ChallengeIdInput, code: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+
+/** Answer of exchange: the key, shown this once. */
+export const CliExchangedSchema = Type.Object({ apiKey: Type.String(), expiresAt: Timestamp });
+
+export const authCliStartRoute = defineRoute({
+  id: 'auth.cli.start',
+  kind: 'command',
+  method: 'POST',
+  path: '/api/v1/auth/cli/start',
+  summary: 'Start a command-line sign-in: a challenge and the Studio address where a user approves it',
+  target: 'none',
+  auth: 'public',
+  csrf: false,
+  request: { body: CliStartBodySchema },
+  response: { status: 200, envelope: 'single', schema: CliStartedSchema },
+});
+
+export const authCliChallengeRoute = defineRoute({
+  id: 'auth.cli.challenge',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/auth/cli/challenges/{id}',
+  summary: 'Which project, environment and expiry a command-line sign-in asks to approve (session only)',
+  target: 'none',
+  request: { params: Type.Object({ id: ChallengeIdInput }) },
+  response: { status: 200, envelope: 'single', schema: CliChallengeSchema },
+});
+
+export const authCliAuthorizeRoute = defineRoute({
+  id: 'auth.cli.authorize',
+  kind: 'command',
+  method: 'POST',
+  path: '/api/v1/auth/cli/authorize',
+  summary: 'Approve a command-line sign-in (session and CSRF); answers the one-time code',
+  target: 'none',
+  request: { body: CliAuthorizeBodySchema },
+  response: { status: 200, envelope: 'single', schema: CliAuthorizedSchema },
+});
+
+export const authCliExchangeRoute = defineRoute({
+  id: 'auth.cli.exchange',
+  kind: 'command',
+  method: 'POST',
+  path: '/api/v1/auth/cli/exchange',
+  summary: 'Trade an approved challenge and its code for a cms_key_cli_ key (90 days)',
+  target: 'none',
+  auth: 'public',
+  csrf: false,
+  request: { body: CliExchangeBodySchema },
+  response: { status: 200, envelope: 'single', schema: CliExchangedSchema },
+});

@@ -1,0 +1,70 @@
+/** The caller's identity and the Studio's start-up data (interface.md "Principal"). */
+import { type Static, Type } from 'typebox';
+import { CAPABILITY_SCOPES, type Capabilities } from '../auth/scopes.js';
+import { defineRoute } from './define-route.js';
+import { EnvironmentSchema } from './environments.routes.js';
+import { ProjectSchema } from './projects.routes.js';
+import { AnyObject, StringEnum } from './shapes.js';
+
+const capabilityNames = Object.keys(CAPABILITY_SCOPES);
+
+/** Every capability as a boolean. */
+export const CapabilitiesSchema = Type.Unsafe<Capabilities>({
+  type: 'object',
+  required: capabilityNames,
+  properties: Object.fromEntries(capabilityNames.map((name) => [name, { type: 'boolean' }])),
+});
+
+/** Wire shape of `GET /api/v1/me`. */
+export const MeSchema = Type.Object({
+  principalType: StringEnum(['apiKey', 'user']),
+  principalId: Type.String(),
+  label: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  role: Type.Optional(Type.String()),
+  capabilities: CapabilitiesSchema,
+});
+export type Me = Static<typeof MeSchema>;
+
+/** A module manifest as the Studio sees it. */
+export const ModuleManifestSchema = Type.Object({
+  id: Type.String(),
+  version: Type.String(),
+  apiVersion: Type.String(),
+  kind: Type.Optional(Type.String()),
+  dependsOn: Type.Optional(Type.Array(Type.String())),
+  minCoreVersion: Type.Optional(Type.String()),
+  maxCoreVersion: Type.Optional(Type.String()),
+});
+
+/** Wire shape of `GET /api/v1/studio/bootstrap`. */
+export const StudioBootstrapSchema = Type.Object({
+  me: MeSchema,
+  projects: Type.Array(ProjectSchema),
+  environments: Type.Array(EnvironmentSchema),
+  modules: Type.Array(ModuleManifestSchema),
+  extensions: Type.Array(AnyObject),
+});
+export type StudioBootstrap = Static<typeof StudioBootstrapSchema>;
+
+export const meGetRoute = defineRoute({
+  id: 'me.get',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/me',
+  summary: 'Who the caller is and what it may do in the active project and environment',
+  target: 'optional',
+  request: {},
+  response: { status: 200, envelope: 'single', schema: MeSchema },
+});
+
+export const studioBootstrapRoute = defineRoute({
+  id: 'studio.bootstrap',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/studio/bootstrap',
+  summary: 'Everything the Studio needs at start: me, projects, environments, modules, extensions',
+  target: 'optional',
+  request: {},
+  response: { status: 200, envelope: 'single', schema: StudioBootstrapSchema },
+});

@@ -1,0 +1,46 @@
+/**
+ * `GET /api/v1/search` (decisions.md §4; docs/api.md "Search"). Unknown parameters are rejected
+ * (decisions.md §3), booleans accept only `true` and `false`.
+ */
+import { type Static, Type } from 'typebox';
+import { DEFAULT_PAGE_SIZE, LocaleHeadersSchema, MAX_PAGE_SIZE } from './content.routes.js';
+import { defineRoute } from './define-route.js';
+import { LimitQuery, MAX_LOCALE_LENGTH, OffsetQuery, Uuid, WithDefault } from './shapes.js';
+
+/** Longest search query, in characters. */
+export const MAX_SEARCH_QUERY_LENGTH = 200;
+
+/** Query of `GET /search`: `q` must hold a non-space character (a blank query searches nothing). */
+export const SearchQuerySchema = Type.Object(
+  {
+    q: Type.String({ minLength: 1, maxLength: MAX_SEARCH_QUERY_LENGTH, pattern: '\\S' }),
+    type: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    locale: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_LOCALE_LENGTH })),
+    draft: WithDefault(Type.Boolean(), false),
+    limit: WithDefault(LimitQuery(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
+    offset: WithDefault(OffsetQuery, 0),
+  },
+  { additionalProperties: false },
+);
+
+/** One search hit; `snippet` is plain text with matches between `«` and `»`. */
+export const SearchHitSchema = Type.Object({
+  documentId: Uuid,
+  type: Type.String(),
+  path: Type.String(),
+  locale: Type.String(),
+  snippet: Type.String(),
+  score: Type.Number(),
+});
+export type SearchHit = Static<typeof SearchHitSchema>;
+
+export const contentSearchRoute = defineRoute({
+  id: 'content.search',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/search',
+  summary: 'Full-text search of documents: published content by default, drafts with draft=true',
+  target: 'environment',
+  request: { query: SearchQuerySchema, headers: LocaleHeadersSchema },
+  response: { status: 200, envelope: 'paginated', schema: SearchHitSchema },
+});

@@ -1,0 +1,33 @@
+import { authCliAuthorizeRoute, authCliChallengeRoute, authCliExchangeRoute, authCliStartRoute } from '@cms/core';
+import { defineAction } from '../../actions/define-action.js';
+import type { CliAuthService } from './cli-auth.service.js';
+
+/** The command-line device flow: start, describe, authorize, exchange. */
+export function cliAuthActions(cliAuth: CliAuthService) {
+  return [
+    defineAction({
+      route: authCliStartRoute,
+      permissions: [],
+      cli: { visibility: 'hidden' },
+      handler: async ({ body }) => cliAuth.start(body),
+    }),
+    defineAction({
+      route: authCliChallengeRoute,
+      permissions: [],
+      cli: { visibility: 'hidden' },
+      handler: async ({ params }, ctx) => cliAuth.describe(ctx, params.id),
+    }),
+    defineAction({
+      route: authCliAuthorizeRoute,
+      permissions: [],
+      cli: { visibility: 'hidden' },
+      handler: async ({ body }, ctx) => cliAuth.authorize(ctx, body.challengeId),
+    }),
+    defineAction({
+      route: authCliExchangeRoute,
+      permissions: [],
+      cli: { visibility: 'hidden' },
+      handler: async ({ body }) => cliAuth.exchange(body),
+    }),
+  ];
+}

@@ -1,0 +1,220 @@
+import { CmsError } from '@cms/core';
+import * as client from 'openid-client';
+import type { OidcProviderSettings } from '../../sso-settings.js';
+import { isLoopbackHost } from '../../sso-settings.js';
+import type { Db } from '../../storage/db.js';
+import {
+  deleteSsoRequestsExpiredBefore,
+  insertSsoRequest,
+  takeSsoRequest,
+} from '../../storage/repositories/sso-requests.repository.js';
+import { hashesEqual } from './api-key-secret.js';
+import type { Clock } from './clock.js';
+import { hashToken } from './secret-tokens.js';
+import type { IssuedSession, SignInOrigin } from './sessions.service.js';
+import { SsoFailure, type SsoSignIn } from './sso-sign-in.js';
+
+/** A sign-in must come back from the identity provider within 10 minutes of its start. */
+export const SSO_REQUEST_TTL_MS = 10 * 60_000;
+const SCOPE = 'openid email profile';
+
+/** Is this error a network failure or a timeout talking to the identity provider (not a verdict)? */
+function isUnreachable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth += 1) {
+    if (current.name === 'TimeoutError' || current.name === 'AbortError') return true;
+    if (current instanceof TypeError && /fetch failed/i.test(current.message)) return true;
+    if ('code' in current && ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT'].includes(String(current.code))) {
+      return true;
+    }
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * OpenID Connect sign-in (decisions.md §5) with openid-client: authorization code + PKCE (S256) +
+ * state + nonce, kept server-side in `sso_requests` so any process can finish a sign-in another one
+ * started. The callback verifies issuer, audience, signature, nonce and expiry of the id token, and
+ * requires a verified email.
+ */
+export function createOidcService(deps: {
+  db: Db;
+  clock: Clock;
+  publicUrl: string;
+  timeoutSeconds: number;
+  signIn: SsoSignIn;
+}) {
+  // Discovery answers, per provider; a failed discovery is not kept, so the next sign-in retries it.
+  const discovered = new Map<string, Promise<client.Configuration>>();
+  const jwks = new Map<string, client.ExportedJWKSCache>();
+
+  const callbackUrl = (provider: OidcProviderSettings) =>
+    `${deps.publicUrl}/api/v1/auth/sso/${encodeURIComponent(provider.slug)}/callback`;
+
+  const insecureAllowed = (provider: OidcProviderSettings) =>
+    new URL(provider.issuer).protocol === 'http:' && isLoopbackHost(new URL(provider.issuer).hostname);
+
+  const discover = (provider: OidcProviderSettings): Promise<client.Configuration> => {
+    let pending = discovered.get(provider.slug);
+    if (!pending) {
+      pending = client.discovery(new URL(provider.issuer), provider.clientId, provider.clientSecret, undefined, {
+        timeout: deps.timeoutSeconds,
+        ...(insecureAllowed(provider) ? { execute: [client.allowInsecureRequests] } : {}),
+      });
+      discovered.set(provider.slug, pending);
+      pending.catch(() => discovered.delete(provider.slug));
+    }
+    return pending;
+  };
+
+  /** A configuration for one exchange: the discovered metadata, our clock, the timeout, the key cache. */
+  const configure = async (provider: OidcProviderSettings): Promise<client.Configuration> => {
+    const base = await discover(provider);
+    const skew = Math.round((deps.clock().getTime() - Date.now()) / 1000);
+    const config = new client.Configuration(base.serverMetadata(), provider.clientId, {
+      client_secret: provider.clientSecret,
+      [client.clockSkew]: skew,
+    });
+    config.timeout = deps.timeoutSeconds;
+    if (insecureAllowed(provider)) client.allowInsecureRequests(config);
+    const cache = jwks.get(provider.slug);
+    if (cache) client.setJwksCache(config, cache);
+    return config;
+  };
+
+  return {
+    /** Starts a sign-in: the address of the provider's authorization endpoint. */
+    async start(provider: OidcProviderSettings): Promise<{ redirectUrl: string; state: string }> {
+      let config: client.Configuration;
+      try {
+        config = await configure(provider);
+      } catch (error: unknown) {
+        throw new CmsError(
+          'SERVICE_UNAVAILABLE',
+          `The identity provider ${provider.label} did not answer (${isUnreachable(error) ? 'unreachable or too slow' : 'invalid discovery document'}): try again later.`,
+        );
+      }
+      const now = deps.clock();
+      const codeVerifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      await deleteSsoRequestsExpiredBefore(deps.db, now);
+      await insertSsoRequest(deps.db, {
+        stateHash: hashToken(state),
+        provider: provider.slug,
+        kind: 'oidc',
+        codeVerifier,
+        nonce,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + SSO_REQUEST_TTL_MS),
+      });
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUrl(provider),
+        scope: SCOPE,
+        response_type: 'code',
+        code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+      });
+      return { redirectUrl: url.href, state };
+    },
+
+    /**
+     * Finishes a sign-in from the provider's answer (the callback's query string) in the browser that
+     * started it (`binding`: the state its cookie holds); throws SsoFailure.
+     */
+    async finish(
+      provider: OidcProviderSettings,
+      query: URLSearchParams,
+      origin: SignInOrigin & { binding: string | null },
+    ): Promise<IssuedSession> {
+      const state = query.get('state');
+      if (!state) throw new SsoFailure('UNAUTHORIZED', 'state_missing', 'The answer carries no state.');
+      if (origin.binding === null || !hashesEqual(hashToken(origin.binding), hashToken(state))) {
+        throw new SsoFailure(
+          'UNAUTHORIZED',
+          'browser_mismatch',
+          'This sign-in was started in another browser: start again.',
+        );
+      }
+      const request = await takeSsoRequest(deps.db, hashToken(state), provider.slug);
+      if (request?.kind !== 'oidc' || !request.codeVerifier || !request.nonce) {
+        throw new SsoFailure('UNAUTHORIZED', 'state_invalid', 'Unknown or already used sign-in state: start again.');
+      }
+      if (request.expiresAt.getTime() <= deps.clock().getTime()) {
+        throw new SsoFailure('UNAUTHORIZED', 'expired', 'The sign-in took too long: start again.');
+      }
+      const idpError = query.get('error');
+      if (idpError) {
+        throw new SsoFailure('UNAUTHORIZED', 'idp_error', `The identity provider refused the sign-in (${idpError}).`);
+      }
+      let config: client.Configuration;
+      let claims: client.IDToken | undefined;
+      let accessToken: string;
+      try {
+        config = await configure(provider);
+        const currentUrl = new URL(`${callbackUrl(provider)}?${query.toString()}`);
+        const tokens = await client.authorizationCodeGrant(
+          config,
+          currentUrl,
+          {
+            pkceCodeVerifier: request.codeVerifier,
+            expectedState: state,
+            expectedNonce: request.nonce,
+            idTokenExpected: true,
+          },
+          { redirect_uri: callbackUrl(provider) },
+        );
+        const cache = client.getJwksCache(config);
+        if (cache) jwks.set(provider.slug, cache);
+        claims = tokens.claims();
+        accessToken = tokens.access_token;
+      } catch (error: unknown) {
+        if (isUnreachable(error)) {
+          throw new SsoFailure('SERVICE_UNAVAILABLE', 'idp_unreachable', `${provider.label} did not answer in time.`);
+        }
+        if (error instanceof client.ResponseBodyError) {
+          throw new SsoFailure('UNAUTHORIZED', 'code_rejected', `${provider.label} refused the code (${error.error}).`);
+        }
+        if (error instanceof client.AuthorizationResponseError) {
+          throw new SsoFailure('UNAUTHORIZED', 'idp_error', `${provider.label} refused the sign-in (${error.error}).`);
+        }
+        throw new SsoFailure('UNAUTHORIZED', 'id_token_invalid', `The id token failed verification: ${String(error)}`);
+      }
+      if (!claims) throw new SsoFailure('UNAUTHORIZED', 'id_token_invalid', 'No id token in the answer.');
+      let profile: Record<string, unknown> = claims;
+      if (typeof claims.email !== 'string' || !isVerified(claims)) {
+        // Some providers put the email in the userinfo answer only.
+        try {
+          profile = { ...(await client.fetchUserInfo(config, accessToken, claims.sub)), ...claims };
+        } catch (error: unknown) {
+          if (isUnreachable(error)) {
+            throw new SsoFailure('SERVICE_UNAVAILABLE', 'idp_unreachable', `${provider.label} did not answer in time.`);
+          }
+          profile = claims;
+        }
+      }
+      if (typeof profile.email !== 'string') {
+        throw new SsoFailure('FORBIDDEN', 'email_missing', 'The identity provider sent no email: add the email scope.');
+      }
+      if (!isVerified(profile)) {
+        throw new SsoFailure('FORBIDDEN', 'email_not_verified', 'Your email is not verified at the identity provider.');
+      }
+      return deps.signIn.signIn(provider, profile.email, origin);
+    },
+
+    callbackUrl,
+  };
+}
+
+/**
+ * A verified email: `email_verified: true` (OIDC Core §5.1), or Entra ID's `xms_edov: true` (the
+ * email's domain is verified by the tenant; Entra sends no `email_verified`).
+ */
+function isVerified(claims: Record<string, unknown>): boolean {
+  return claims.email_verified === true || claims.xms_edov === true;
+}
+
+/** The OIDC service's type, for the SSO actions. */
+export type OidcService = ReturnType<typeof createOidcService>;

@@ -1,0 +1,67 @@
+import { authProvidersListRoute, authSsoCallbackRoute, authSsoStartRoute, notFound } from '@cms/core';
+import { defineAction } from '../../actions/define-action.js';
+import type { OidcProviderSettings, SamlProviderSettings, SsoSettings } from '../../sso-settings.js';
+import type { OidcService } from './oidc.service.js';
+import type { CookiePolicy } from './session-cookies.js';
+import { finishSsoInBrowser, setSsoBindingCookie, takeSsoBindingCookie } from './sso-redirects.js';
+
+/** What the SSO routes need of the SAML side (absent when no SAML provider is configured). */
+export interface SamlStarter {
+  start(provider: SamlProviderSettings): Promise<{ redirectUrl: string }>;
+}
+
+/** Single sign-on: the provider list, starting a sign-in, and the OIDC callback. */
+export function ssoActions(deps: {
+  settings: SsoSettings;
+  oidc: OidcService;
+  saml: SamlStarter | null;
+  publicUrl: string;
+  cookies: CookiePolicy;
+}) {
+  const providers = [...deps.settings.oidc, ...deps.settings.saml];
+  const find = (slug: string) => providers.find((provider) => provider.slug === slug) ?? null;
+  const findOidc = (slug: string): OidcProviderSettings => {
+    const provider = find(slug);
+    if (provider?.kind !== 'oidc') throw notFound('Sign-in provider');
+    return provider;
+  };
+
+  return [
+    defineAction({
+      route: authProvidersListRoute,
+      permissions: [],
+      handler: async () => providers.map(({ slug, kind, label }) => ({ slug, kind, label })),
+    }),
+    defineAction({
+      route: authSsoStartRoute,
+      permissions: [],
+      cli: { visibility: 'hidden' },
+      handler: async ({ params }, _ctx, { reply }) => {
+        const provider = find(params.provider);
+        if (!provider) throw notFound('Sign-in provider');
+        if (provider.kind === 'oidc') {
+          const { redirectUrl, state } = await deps.oidc.start(provider);
+          setSsoBindingCookie(reply, deps.cookies, state);
+          return { redirectUrl };
+        }
+        if (!deps.saml) throw notFound('Sign-in provider');
+        return deps.saml.start(provider);
+      },
+    }),
+    defineAction({
+      route: authSsoCallbackRoute,
+      permissions: [],
+      studio: { visibility: 'hidden' },
+      cli: { visibility: 'hidden' },
+      handler: async ({ params }, _ctx, { request, reply }) => {
+        const query = new URLSearchParams(
+          request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
+        );
+        const binding = takeSsoBindingCookie(request, reply, deps.cookies);
+        return finishSsoInBrowser(request, reply, deps, (origin) =>
+          deps.oidc.finish(findOidc(params.provider), query, { ...origin, binding }),
+        );
+      },
+    }),
+  ];
+}

@@ -1,0 +1,87 @@
+import type { Queryable } from '../db.js';
+
+/** Where a device challenge stands (interface.md "Command-line device challenge"). */
+export type CliChallengeState = 'pending' | 'authorized' | 'exchanged';
+
+/** A device challenge row; the id and the code are held only as hashes. */
+export interface CliChallengeRow {
+  idHash: Buffer;
+  project: string;
+  environment: string;
+  callbackUrl: string | null;
+  state: CliChallengeState;
+  codeHash: Buffer | null;
+  authorizedBy: string | null;
+  authorizedAt: Date | null;
+  failedAttempts: number;
+  exchangedAt: Date | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+const COLUMNS = `id_hash as "idHash", project, environment, callback_url as "callbackUrl", state,
+  code_hash as "codeHash", authorized_by as "authorizedBy", authorized_at as "authorizedAt",
+  failed_attempts as "failedAttempts", exchanged_at as "exchangedAt", created_at as "createdAt",
+  expires_at as "expiresAt"`;
+
+/** Inserts a new pending challenge. */
+export async function insertCliChallenge(
+  db: Queryable,
+  row: Pick<CliChallengeRow, 'idHash' | 'project' | 'environment' | 'callbackUrl' | 'createdAt' | 'expiresAt'>,
+): Promise<void> {
+  await db.query(
+    `insert into cli_challenges (id_hash, project, environment, callback_url, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6)`,
+    [row.idHash, row.project, row.environment, row.callbackUrl, row.createdAt, row.expiresAt],
+  );
+}
+
+/** Finds a challenge by the hash of its id, or null. */
+export async function findCliChallenge(db: Queryable, idHash: Buffer): Promise<CliChallengeRow | null> {
+  const result = await db.query<CliChallengeRow>(`select ${COLUMNS} from cli_challenges where id_hash = $1`, [idHash]);
+  return result.rows[0] ?? null;
+}
+
+/** Finds a challenge and locks it for the rest of the transaction (exchange), or null. */
+export async function findCliChallengeForUpdate(db: Queryable, idHash: Buffer): Promise<CliChallengeRow | null> {
+  const result = await db.query<CliChallengeRow>(
+    `select ${COLUMNS} from cli_challenges where id_hash = $1 for update`,
+    [idHash],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Authorizes a pending, unexpired challenge; null when it was not pending any more (a race lost). */
+export async function authorizeCliChallengeIfPending(
+  db: Queryable,
+  args: { idHash: Buffer; codeHash: Buffer; userId: string; now: Date },
+): Promise<CliChallengeRow | null> {
+  const result = await db.query<CliChallengeRow>(
+    `update cli_challenges set state = 'authorized', code_hash = $2, authorized_by = $3, authorized_at = $4
+     where id_hash = $1 and state = 'pending' and expires_at > $4
+     returning ${COLUMNS}`,
+    [args.idHash, args.codeHash, args.userId, args.now],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Counts one wrong code; returns the new count. */
+export async function countWrongCliCode(db: Queryable, idHash: Buffer): Promise<number> {
+  const result = await db.query<{ failedAttempts: number }>(
+    `update cli_challenges set failed_attempts = failed_attempts + 1 where id_hash = $1
+     returning failed_attempts as "failedAttempts"`,
+    [idHash],
+  );
+  return result.rows[0]?.failedAttempts ?? 0;
+}
+
+/** Marks an authorized challenge exchanged (its code is spent). */
+export async function markCliChallengeExchanged(db: Queryable, idHash: Buffer, now: Date): Promise<void> {
+  await db.query(`update cli_challenges set state = 'exchanged', exchanged_at = $2 where id_hash = $1`, [idHash, now]);
+}
+
+/** Deletes challenges that expired before the given time. */
+export async function deleteCliChallengesExpiredBefore(db: Queryable, before: Date): Promise<number> {
+  const result = await db.query('delete from cli_challenges where expires_at < $1', [before]);
+  return result.rowCount;
+}

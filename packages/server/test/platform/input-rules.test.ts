@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../src/http/input-rules.js';
+import { createDocument, createDocumentRequest, hashHeader, syncSchema, uniquePath } from '../content/fixtures.js';
+import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
+
+let t: TestServer;
+let documentId: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  await syncSchema(t);
+  documentId = (await createDocument(t)).documentId;
+});
+afterAll(() => t.close());
+
+function expectInvalid(response: TestResponse, code: string, field: string, says: RegExp): void {
+  expect(response.status, response.text).toBe(400);
+  expect(response.body.error.code).toBe(code);
+  expect(Object.keys(response.body.error.details.fields)).toContain(field);
+  expect(response.body.error.details.fields[field]).toMatch(says);
+  expect(response.body.error.message).toContain(field);
+  expect(response.body.error.requestId).toEqual(expect.any(String));
+}
+
+function post(frontmatter: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return { type: 'post', path: uniquePath(), frontmatter: { title: 'T', slug: 't', ...frontmatter }, ...extra };
+}
+
+describe('strings PostgreSQL cannot store', () => {
+  const NUL = /NUL character/;
+  it.each([
+    ['the body', post({}, { body: 'a\u0000b' }), 'body.body'],
+    ['a frontmatter value', post({ title: 'a\u0000' }), 'body.frontmatter.title'],
+    ['a frontmatter key', post({ 'x\u0000y': 1 }), 'body.frontmatter["x\\u0000y"]'],
+    ['an array item', post({ tags: ['ok', 'b\u0000'] }), 'body.frontmatter.tags[1]'],
+  ])('refuses NUL in %s with INVALID_INPUT naming the field', async (_name, body, field) => {
+    expectInvalid(await createDocumentRequest(t, body), 'INVALID_INPUT', field, NUL);
+  });
+
+  it('refuses NUL in changeSummary on publish', async () => {
+    const response = await t.request('POST', `/api/v1/content/${documentId}/publish`, {
+      body: { changeSummary: 'x\u0000' },
+    });
+    expectInvalid(response, 'INVALID_INPUT', 'body.changeSummary', NUL);
+  });
+
+  it('refuses a lone surrogate in frontmatter', async () => {
+    const response = await createDocumentRequest(t, post({ title: 'a\ud800b' }));
+    expectInvalid(response, 'INVALID_INPUT', 'body.frontmatter.title', /lone UTF-16 surrogate/);
+  });
+
+  it('keeps surrogate pairs (emoji) and ordinary control characters', async () => {
+    const response = await createDocumentRequest(t, post({ title: 'ok \u{1F600} tab\there' }));
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.data.frontmatter.title).toBe('ok \u{1F600} tab\there');
+  });
+
+  it('refuses NUL in a query parameter with INVALID_QUERY_PARAM', async () => {
+    const response = await t.request('GET', '/api/v1/content?type=post&q=a%00b');
+    expectInvalid(response, 'INVALID_QUERY_PARAM', 'q', NUL);
+  });
+
+  it('refuses NUL in a path parameter', async () => {
+    const response = await t.request('GET', '/api/v1/schema/po%00st');
+    expectInvalid(response, 'INVALID_INPUT', 'params.type', NUL);
+  });
+});
+
+describe('nesting depth', () => {
+  /** `{"a":{"a":...}}` as text: JSON.stringify itself would overflow the stack. */
+  function nested(levels: number): string {
+    return `${'{"a":'.repeat(levels)}"leaf"${'}'.repeat(levels)}`;
+  }
+
+  it('answers 400 (not a stack overflow) for frontmatter nested 10,000 levels deep', async () => {
+    const frontmatter = `{"title":"T","slug":"t","deep":${nested(10_000)}}`;
+    const response = await t.request('POST', '/api/v1/content', {
+      rawBody: `{"type":"post","path":"${uniquePath()}","frontmatter":${frontmatter}}`,
+      headers: { 'content-type': 'application/json', ...hashHeader() },
+    });
+    expect(response.status, response.text).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_INPUT');
+    const [field, message] = Object.entries(response.body.error.details.fields)[0] as [string, string];
+    expect(field.startsWith('body.frontmatter.deep')).toBe(true);
+    expect(message).toContain(`at most ${MAX_JSON_DEPTH}`);
+  });
+
+  it('answers 400 for arrays nested 10,000 levels deep on any route', async () => {
+    const body = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const response = await t.request('PUT', '/api/v1/schema/sync', {
+      rawBody: body,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status, response.text).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_INPUT');
+  });
+});
+
+describe('integer bounds', () => {
+  it('refuses draftRevision beyond the column range, naming the allowed range', async () => {
+    const response = await t.request('PUT', `/api/v1/content/${documentId}`, {
+      headers: hashHeader(),
+      body: { frontmatter: { title: 'T', slug: 't' }, body: '', draftRevision: 2_147_483_648 },
+    });
+    expectInvalid(response, 'INVALID_INPUT', 'body.draftRevision', /from 1 to 2147483647/);
+  });
+
+  it('refuses a version number beyond the column range in the path', async () => {
+    const response = await t.request('GET', `/api/v1/content/${documentId}/versions/99999999999999`);
+    expectInvalid(response, 'INVALID_INPUT', 'params.version', /integer from 1 to 2147483647/);
+  });
+});
+
+describe('Content-Type: application/json with an empty body', () => {
+  it('means no body on routes that take none', async () => {
+    const doc = await createDocument(t);
+    const json = { 'content-type': 'application/json' };
+    const publish = await t.request('POST', `/api/v1/content/${doc.documentId}/publish`, {
+      rawBody: '',
+      headers: json,
+    });
+    expect(publish.status, publish.text).toBe(200);
+    const unpublish = await t.request('POST', `/api/v1/content/${doc.documentId}/unpublish`, {
+      rawBody: '',
+      headers: json,
+    });
+    expect(unpublish.status, unpublish.text).toBe(200);
+    const duplicate = await t.request('POST', `/api/v1/content/${doc.documentId}/duplicate`, {
+      rawBody: '',
+      headers: json,
+    });
+    expect(duplicate.status, duplicate.text).toBe(201);
+    const remove = await t.request('DELETE', `/api/v1/content/${doc.documentId}`, { rawBody: '', headers: json });
+    expect(remove.status, remove.text).toBe(200);
+    const restore = await t.request('POST', `/api/v1/content/${doc.documentId}/restore`, {
+      rawBody: '',
+      headers: json,
+    });
+    expect(restore.status, restore.text).toBe(200);
+  });
+
+  it('is a missing body, named as such, on routes that need one', async () => {
+    const response = await t.request('POST', '/api/v1/content', {
+      rawBody: '',
+      headers: { 'content-type': 'application/json', ...hashHeader() },
+    });
+    expect(response.status, response.text).toBe(400);
+    expect(response.body.error.message).toMatch(/^body is required: send an object with/);
+  });
+});
+
+describe('validation messages', () => {
+  it('names a missing property once, with what to send', async () => {
+    const response = await createDocumentRequest(t, { path: uniquePath(), frontmatter: {} });
+    expectInvalid(response, 'INVALID_INPUT', 'body.type', /^is required: send a string/);
+    expect(response.body.error.message).not.toMatch(/must have required property/);
+  });
+
+  it('names the allowed values of an enum', async () => {
+    const response = await t.request('GET', '/api/v1/content?type=post&sort=size');
+    expectInvalid(
+      response,
+      'INVALID_QUERY_PARAM',
+      'sort',
+      /^must be one of "[a-zA-Z]+"(, "[a-zA-Z]+")* or "[a-zA-Z]+"; got "size"$/,
+    );
+  });
+
+  it('lists the allowed properties for an unknown one', async () => {
+    const response = await createDocumentRequest(t, post({}, { colour: 'red' }));
+    expectInvalid(response, 'INVALID_INPUT', 'body.colour', /^is not an allowed property: use "type", /);
+  });
+
+  it('says which Content-Type a JSON route expects on 415', async () => {
+    const response = await t.request('POST', '/api/v1/content', {
+      rawBody: 'type=post',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...hashHeader() },
+    });
+    expect(response.status).toBe(415);
+    expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(response.body.error.message).toContain('application/x-www-form-urlencoded');
+    expect(response.body.error.message).toContain('Content-Type: application/json');
+  });
+
+  it('says which Content-Type the upload route expects on 415', async () => {
+    const response = await t.request('POST', '/api/v1/media/upload', { body: { file: 'x' } });
+    expect(response.status).toBe(415);
+    expect(response.body.error.message).toContain('Content-Type: multipart/form-data');
+  });
+
+  it('tells how to sync the schema on SCHEMA_HASH_MISMATCH and SCHEMA_NOT_FOUND', async () => {
+    const mismatch = await createDocumentRequest(t, post({}), { headers: { 'x-cms-schema-hash': 'sha256:old' } });
+    expect(mismatch.body.error.code).toBe('SCHEMA_HASH_MISMATCH');
+    expect(mismatch.body.error.message).toContain('cms schema sync');
+    expect(mismatch.body.error.message).toContain('PUT /api/v1/schema/sync');
+    const missing = await t.request('GET', '/api/v1/schema/nosuchtype');
+    expect(missing.body.error.code).toBe('SCHEMA_NOT_FOUND');
+    expect(missing.body.error.message).toContain('PUT /api/v1/schema/sync');
+  });
+});

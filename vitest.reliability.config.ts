@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The reliability suite (`npm run test:reliability`, docs/reliability.md): fuzzing from the OpenAPI
+ * document, SIGKILL during writes, concurrent writers, slow clients, two processes on one database.
+ * Kept out of `npm test`; CI runs it on both engines.
+ */
+export default defineConfig({
+  resolve: {
+    alias: { '@cms/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) },
+  },
+  test: {
+    include: ['packages/server/test/reliability/**/*.reliability.ts'],
+    globalSetup: ['packages/server/test/support/global-setup.ts'],
+    pool: 'forks',
+    // One file at a time: each one loads the machine on purpose.
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 120_000,
+  },
+});
