@@ -1,0 +1,135 @@
+/**
+ * What a call can throw: `CmsError` for every answer that is not 2xx (code from the server's
+ * catalog), `CmsNetworkError` when no answer came, `CmsTimeoutError` when the answer took longer
+ * than `timeoutMs`. A caller's own AbortSignal rejects with the signal's reason, as fetch does.
+ */
+import type { ErrorCode } from '@cms/core';
+
+/** Error details: field-level validation errors go under `fields`, keyed by JSON path. */
+export type CmsErrorDetails = Record<string, unknown> & { fields?: Record<string, string> };
+
+/** A non-2xx answer of the API, read from its error envelope. */
+export class CmsError extends Error {
+  override readonly name = 'CmsError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: CmsErrorDetails;
+  /** The request id the server logged (`X-Request-Id`): quote it when reporting a problem. */
+  readonly requestId: string | null;
+  /** Seconds the server asked to wait (`Retry-After`), when it said. */
+  readonly retryAfterSeconds: number | null;
+
+  constructor(init: {
+    code: ErrorCode;
+    status: number;
+    message: string;
+    details?: CmsErrorDetails;
+    requestId?: string | null;
+    retryAfterSeconds?: number | null;
+  }) {
+    super(init.message);
+    this.code = init.code;
+    this.status = init.status;
+    this.details = init.details ?? {};
+    this.requestId = init.requestId ?? null;
+    this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+  }
+}
+
+/** No answer: DNS, refused or reset connection, TLS, CORS, offline. Nothing is known of the server side. */
+export class CmsNetworkError extends Error {
+  override readonly name = 'CmsNetworkError';
+  constructor(
+    message: string,
+    readonly method: string,
+    readonly url: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** No answer within `timeoutMs`: the request was aborted; a write may or may not have happened. */
+export class CmsTimeoutError extends Error {
+  override readonly name = 'CmsTimeoutError';
+  constructor(
+    readonly timeoutMs: number,
+    readonly method: string,
+    readonly url: string,
+  ) {
+    super(`${method} ${url} got no answer within ${timeoutMs} ms: raise timeoutMs or check the server.`);
+  }
+}
+
+/** True for a `CmsError`, optionally of one code. */
+export function isCmsError(error: unknown, code?: ErrorCode): error is CmsError {
+  return error instanceof CmsError && (code === undefined || error.code === code);
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'INVALID_INPUT',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+interface EnvelopeError {
+  code: ErrorCode;
+  message: string;
+  details?: CmsErrorDetails;
+  requestId?: string;
+}
+
+function envelopeError(body: unknown): EnvelopeError | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const error = (body as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string' || typeof message !== 'string') return null;
+  return error as EnvelopeError;
+}
+
+/** True when the body is the API's error envelope (not a proxy's page). */
+export function hasErrorEnvelope(body: unknown): boolean {
+  return envelopeError(body) !== null;
+}
+
+/** Seconds of a `Retry-After` header (delta-seconds or an HTTP date), or null. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** Builds the error of a non-2xx answer; bodies that are not the envelope get a code from the status. */
+export function errorFromResponse(response: Response, body: unknown, text: string): CmsError {
+  const envelope = envelopeError(body);
+  const requestId = envelope?.requestId ?? response.headers.get('x-request-id');
+  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+  if (envelope) {
+    return new CmsError({
+      code: envelope.code,
+      status: response.status,
+      message: envelope.message,
+      details: envelope.details ?? {},
+      requestId,
+      retryAfterSeconds,
+    });
+  }
+  const code = CODE_BY_STATUS[response.status] ?? 'INTERNAL_ERROR';
+  const snippet = text.slice(0, 200);
+  return new CmsError({
+    code,
+    status: response.status,
+    message: `HTTP ${response.status} without an API error body${snippet ? `: ${snippet}` : ''}`,
+    details: { body: snippet },
+    requestId,
+    retryAfterSeconds,
+  });
+}
