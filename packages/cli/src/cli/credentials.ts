@@ -1,0 +1,124 @@
+/**
+ * Keys from `cms login`, stored per server, project and environment: in the OS keychain through
+ * @napi-rs/keyring when it works, else in `<config dir>/cms/credentials.json` with mode 0600 and a
+ * visible warning. `CMS_CREDENTIALS_FILE` moves the file; `CMS_NO_KEYRING=1` skips the keychain.
+ */
+import { chmod, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../sync/manifest.js';
+
+export interface StoredKey {
+  apiKey: string;
+  expiresAt: string | null;
+  keyId?: string | undefined;
+  savedAt: string;
+}
+
+export type Store = 'keyring' | 'file';
+
+const SERVICE = 'cms-cli';
+
+export function credentialsFile(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CMS_CREDENTIALS_FILE) return env.CMS_CREDENTIALS_FILE;
+  const base =
+    process.platform === 'win32'
+      ? (env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'))
+      : (env.XDG_CONFIG_HOME ?? join(homedir(), '.config'));
+  return join(base, 'cms', 'credentials.json');
+}
+
+export function credentialKey(serverUrl: string, project: string, environment: string): string {
+  return `${serverUrl.replace(/\/+$/, '')}|${project}|${environment}`;
+}
+
+interface KeyringEntry {
+  setPassword(value: string): void;
+  getPassword(): string | null | undefined;
+  deletePassword(): unknown;
+}
+
+async function keyring(account: string, env: NodeJS.ProcessEnv): Promise<KeyringEntry | undefined> {
+  if (env.CMS_NO_KEYRING === '1') return undefined;
+  try {
+    const module = (await import('@napi-rs/keyring')) as {
+      Entry: new (service: string, account: string) => KeyringEntry;
+    };
+    return new module.Entry(SERVICE, account);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readFileStore(file: string): Promise<Record<string, StoredKey & { store?: Store }>> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+}
+
+async function writeFileStore(file: string, data: Record<string, unknown>): Promise<void> {
+  await writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
+  await chmod(file, 0o600);
+}
+
+/** Saves a key; returns where it went. The file store always records the entry (the key only without a keyring). */
+export async function saveKey(account: string, key: StoredKey, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+  const file = credentialsFile(env);
+  const all = await readFileStore(file);
+  const entry = await keyring(account, env);
+  let store: Store = 'file';
+  if (entry) {
+    try {
+      entry.setPassword(JSON.stringify(key));
+      store = 'keyring';
+    } catch {
+      store = 'file';
+    }
+  }
+  all[account] =
+    store === 'keyring'
+      ? { apiKey: '', expiresAt: key.expiresAt, keyId: key.keyId, savedAt: key.savedAt, store }
+      : { ...key, store };
+  await writeFileStore(file, all);
+  return store;
+}
+
+export async function loadKey(
+  account: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<(StoredKey & { store: Store }) | undefined> {
+  const all = await readFileStore(credentialsFile(env));
+  const record = all[account];
+  if (!record) return undefined;
+  if (record.store === 'keyring') {
+    const entry = await keyring(account, env);
+    try {
+      const text = entry?.getPassword();
+      if (text) return { ...(JSON.parse(text) as StoredKey), store: 'keyring' };
+    } catch {
+      return undefined;
+    }
+    return undefined;
+  }
+  return { ...record, store: 'file' };
+}
+
+export async function deleteKey(account: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  const file = credentialsFile(env);
+  const all = await readFileStore(file);
+  const record = all[account];
+  if (!record) return false;
+  if (record.store === 'keyring') {
+    try {
+      (await keyring(account, env))?.deletePassword();
+    } catch {
+      // The keychain entry may already be gone; the file record is removed below either way.
+    }
+  }
+  delete all[account];
+  await writeFileStore(file, all);
+  return true;
+}

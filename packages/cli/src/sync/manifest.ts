@@ -1,0 +1,79 @@
+/**
+ * The manifest `.cms/<project>.<environment>.json`: per document id, file, type, path, locale,
+ * draftRevision, publishedVersion and the content hash at the last sync. Written atomically
+ * (temp file + rename, retried on Windows EPERM/EBUSY).
+ */
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+export interface ManifestEntry {
+  id: string;
+  file: string;
+  type: string;
+  path: string;
+  locale: string;
+  format: 'md' | 'mdx';
+  translationGroupId?: string;
+  draftRevision: number;
+  publishedVersion: number | null;
+  hash: string;
+}
+
+export interface Manifest {
+  version: 1;
+  project: string;
+  environment: string;
+  serverUrl: string;
+  schemaHash: string | null;
+  documents: Record<string, ManifestEntry>;
+}
+
+export function manifestPath(root: string, project: string, environment: string): string {
+  return join(root, '.cms', `${project}.${environment}.json`);
+}
+
+export async function readManifest(
+  file: string,
+  fallback: Omit<Manifest, 'documents' | 'version' | 'schemaHash'>,
+): Promise<Manifest> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as Manifest;
+    return { ...parsed, documents: parsed.documents ?? {} };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return { version: 1, schemaHash: null, documents: {}, ...fallback };
+  }
+}
+
+/** Writes any file atomically: a temp file beside it, then rename (retried when Windows holds it). */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await writeFile(temp, text);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await rename(temp, file);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code === 'EPERM' || code === 'EBUSY' || code === 'EACCES') && attempt < 10) {
+        await new Promise((done) => setTimeout(done, 20 * (attempt + 1)));
+        continue;
+      }
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+}
+
+/** The manifest's text: documents sorted by file, so that it diffs well in git. */
+export function renderManifest(manifest: Manifest): string {
+  const documents = Object.fromEntries(
+    Object.entries(manifest.documents).sort(([, a], [, b]) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+  );
+  return `${JSON.stringify({ ...manifest, documents }, null, 2)}\n`;
+}
+
+export async function writeManifest(file: string, manifest: Manifest): Promise<void> {
+  await writeFileAtomic(file, renderManifest(manifest));
+}
