@@ -1,0 +1,129 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type MediaAsset, media } from '../api/index.js';
+import { toApiError, useStudio } from '../state/studio-context.js';
+import { ErrorNotice } from '../ui/notice.js';
+
+const PAGE = 20;
+
+/** Markdown for an asset: an image for images (alt text from the file name), else a link. */
+export function markdownFor(asset: MediaAsset): string {
+  const name = asset.filename.replace(/\.[^.]+$/, '').replace(/[[\]\\]/g, '');
+  const url = asset.url.replace(/[()\s]/g, (char) => encodeURIComponent(char));
+  return asset.mimeType.startsWith('image/')
+    ? `![${name}](${url})`
+    : `[${asset.filename.replace(/[[\]\\]/g, '')}](${url})`;
+}
+
+/**
+ * "Insert media": a dialog over the project's media library (`cms.media.list`, newest first,
+ * searchable by file name); choosing an asset hands its markdown to `onInsert`.
+ */
+export function MediaPicker({
+  onInsert,
+  imagesOnly = false,
+}: {
+  onInsert(asset: MediaAsset): void;
+  imagesOnly?: boolean;
+}) {
+  const { target } = useStudio();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
+  const [term, setTerm] = useState('');
+  const [submitted, setSubmitted] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [assets, setAssets] = useState<MediaAsset[]>([]);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<ReturnType<typeof toApiError> | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    setLoading(true);
+    setError(null);
+    media
+      .list(target, {
+        ...(submitted ? { q: submitted } : {}),
+        ...(imagesOnly ? { category: 'image' as const } : {}),
+        sort: 'uploadedAt',
+        order: 'desc',
+        limit: PAGE,
+        offset,
+      })
+      .then(
+        (page) => {
+          if (!live) return;
+          setAssets((before) => (offset === 0 ? page.data : [...before, ...page.data]));
+          setTotal(page.pagination.total);
+        },
+        (caught) => live && setError(toApiError(caught)),
+      )
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [open, submitted, offset, imagesOnly, target]);
+
+  const show = () => {
+    setOpen(true);
+    setOffset(0);
+    dialog.current?.showModal();
+  };
+  const close = () => {
+    dialog.current?.close();
+    setOpen(false);
+  };
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setOffset(0);
+    setSubmitted(term.trim());
+  };
+
+  return (
+    <>
+      <button type="button" onClick={show}>
+        Insert media
+      </button>
+      <dialog ref={dialog} aria-labelledby="media-title" onClose={() => setOpen(false)} className="media-dialog">
+        <h2 id="media-title">Media library</h2>
+        <form onSubmit={search}>
+          <label htmlFor="media-search">Search media by file name</label>
+          <input id="media-search" type="search" value={term} onChange={(event) => setTerm(event.target.value)} />
+          <button type="submit">Search</button>
+        </form>
+        {error ? <ErrorNotice error={error} /> : null}
+        <p aria-live="polite">
+          {loading
+            ? 'Loading…'
+            : `${total} ${total === 1 ? 'file' : 'files'}${submitted ? ` matching “${submitted}”` : ''}`}
+        </p>
+        <ul className="media-grid">
+          {assets.map((asset) => (
+            <li key={asset.id}>
+              <button
+                type="button"
+                onClick={() => {
+                  onInsert(asset);
+                  close();
+                }}
+              >
+                {asset.mimeType.startsWith('image/') ? <img src={asset.url} alt="" loading="lazy" /> : null}
+                <span>Insert {asset.filename}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div className="actions">
+          {assets.length < total ? (
+            <button type="button" disabled={loading} onClick={() => setOffset(assets.length)}>
+              More files
+            </button>
+          ) : null}
+          <button type="button" onClick={close}>
+            Cancel
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}

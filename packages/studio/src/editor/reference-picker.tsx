@@ -1,0 +1,183 @@
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { content } from '../api/index.js';
+import { titleOf } from '../pages/document-title.js';
+import { useStudio } from '../state/studio-context.js';
+
+interface Option {
+  documentId: string;
+  title: string;
+  path: string;
+  status: string;
+}
+
+const PAGE = 10;
+
+/**
+ * A searchable combobox of documents of the target type (ARIA combobox pattern): typing searches
+ * the server (debounced), results show title, path and status, "More results" keeps the term.
+ */
+export function ReferencePicker(props: {
+  inputId: string;
+  describedBy: string | undefined;
+  invalid: boolean;
+  targetType: string;
+  value: string | null;
+  knownLabel: string | undefined;
+  onChange(value: string | null): void;
+}) {
+  const { target } = useStudio();
+  const listId = useId();
+  const [term, setTerm] = useState('');
+  const [open, setOpen] = useState(false);
+  const [options, setOptions] = useState<Option[]>([]);
+  const [total, setTotal] = useState(0);
+  const [offset, setOffset] = useState(0);
+  const [active, setActive] = useState(-1);
+  const [loading, setLoading] = useState(false);
+  const [chosenLabel, setChosenLabel] = useState<string | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+
+  useEffect(() => {
+    if (!open) return;
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(async () => {
+      setLoading(true);
+      try {
+        if (term.trim()) {
+          const page = await content.search(target, term.trim(), { type: props.targetType, limit: PAGE, offset });
+          const found = page.data.map((hit) => ({
+            documentId: hit.documentId,
+            title: hit.path,
+            path: hit.path,
+            status: '',
+          }));
+          setOptions((before) => (offset === 0 ? found : [...before, ...found]));
+          setTotal(page.pagination.total);
+        } else {
+          const page = await content.list(target, {
+            type: props.targetType,
+            limit: PAGE,
+            offset,
+            sort: 'updatedAt',
+            order: 'desc',
+          });
+          const found = page.data.map((doc) => ({
+            documentId: doc.documentId,
+            title: titleOf(doc),
+            path: doc.path,
+            status: doc.publishedVersion === null ? 'draft' : 'published',
+          }));
+          setOptions((before) => (offset === 0 ? found : [...before, ...found]));
+          setTotal(page.pagination.total);
+        }
+      } catch {
+        setOptions([]);
+        setTotal(0);
+      } finally {
+        setLoading(false);
+      }
+    }, 250);
+    return () => window.clearTimeout(timer.current);
+  }, [open, term, offset, target, props.targetType]);
+
+  const choose = (option: Option) => {
+    props.onChange(option.documentId);
+    setChosenLabel(`${option.title} (${option.path})`);
+    setOpen(false);
+    setTerm('');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      setOpen(true);
+      setActive((i) => Math.min(options.length - 1, i + 1));
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      setActive((i) => Math.max(0, i - 1));
+    } else if (event.key === 'Enter' && open && active >= 0 && options[active]) {
+      event.preventDefault();
+      choose(options[active]);
+    } else if (event.key === 'Escape' && open) {
+      event.preventDefault();
+      event.stopPropagation();
+      setOpen(false);
+    }
+  };
+
+  const current = props.value ? (chosenLabel ?? props.knownLabel ?? `Document ${props.value}`) : null;
+
+  return (
+    <div className="picker">
+      {current ? (
+        <div className="picker-current">
+          <span>{current}</span>
+          <button type="button" onClick={() => props.onChange(null)}>
+            Clear
+          </button>
+        </div>
+      ) : null}
+      <input
+        id={props.inputId}
+        type="text"
+        role="combobox"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={open && active >= 0 ? `${listId}-${active}` : undefined}
+        aria-invalid={props.invalid || undefined}
+        aria-describedby={props.describedBy}
+        placeholder={`Search ${props.targetType || 'documents'}…`}
+        value={term}
+        onFocus={() => setOpen(true)}
+        onBlur={() => window.setTimeout(() => setOpen(false), 150)}
+        onKeyDown={onKeyDown}
+        onChange={(e) => {
+          setTerm(e.target.value);
+          setOffset(0);
+          setActive(-1);
+          setOpen(true);
+        }}
+      />
+      {open ? (
+        <div className="picker-popup">
+          <div id={listId} role="listbox" aria-label={`${props.targetType} documents`}>
+            {options.map((option, index) => (
+              <div
+                key={option.documentId}
+                tabIndex={-1}
+                id={`${listId}-${index}`}
+                role="option"
+                aria-selected={index === active}
+                className={index === active ? 'active' : undefined}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  choose(option);
+                }}
+              >
+                <span>{option.title}</span>{' '}
+                <small className="muted">
+                  {option.path}
+                  {option.status ? ` · ${option.status}` : ''}
+                </small>
+              </div>
+            ))}
+          </div>
+          {loading ? <p className="muted">Searching…</p> : null}
+          {!loading && options.length === 0 ? <p className="muted">No {props.targetType} documents found.</p> : null}
+          {!loading && options.length < total ? (
+            <button
+              type="button"
+              onMouseDown={(e) => {
+                e.preventDefault();
+                setOffset(options.length);
+              }}
+            >
+              More results
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+import { useEffect, useState } from 'react';
+import { ApiError, auth, type CliChallenge } from '../api/index.js';
+import { navigate, useLocation } from '../router.js';
+import { toApiError } from '../state/studio-context.js';
+import { AuthCard } from '../ui/auth-card.js';
+import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
+
+/** The loopback address the command line listens on, with the challenge and code added. */
+export function callbackAddress(callbackUrl: string, challengeId: string, code: string): string {
+  const url = new URL(callbackUrl);
+  url.searchParams.set('challengeId', challengeId);
+  url.searchParams.set('code', code);
+  return url.toString();
+}
+
+type State =
+  | { step: 'loading' }
+  | { step: 'ask'; challenge: CliChallenge }
+  | { step: 'done'; code: string; challenge: CliChallenge }
+  | { step: 'sent' }
+  | { step: 'denied' }
+  | { step: 'failed'; error: ApiError };
+
+/** `/studio/cli/authorize?challenge=`: approve or refuse a command-line sign-in. */
+export function CliAuthorizePage() {
+  const { path, query } = useLocation();
+  const challengeId = query.get('challenge') ?? '';
+  const here = `${path}?${query}`;
+  const [state, setState] = useState<State>({ step: 'loading' });
+  const [busy, setBusy] = useState(false);
+  const [copied, setCopied] = useState(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once per challenge; `here` matters only when signed out
+  useEffect(() => {
+    if (!challengeId) {
+      setState({
+        step: 'failed',
+        error: new ApiError({
+          code: 'INVALID_INPUT',
+          status: 400,
+          message: 'This address has no challenge: run `cms login` again.',
+        }),
+      });
+      return;
+    }
+    auth.cliChallenge(challengeId).then(
+      (challenge) =>
+        setState(
+          challenge.status && challenge.status !== 'pending'
+            ? {
+                step: 'failed',
+                error: new ApiError({
+                  code: 'INVALID_INPUT',
+                  status: 400,
+                  message: 'This request was already answered. Run `cms login` again for a new one.',
+                }),
+              }
+            : { step: 'ask', challenge },
+        ),
+      (caught) => {
+        const error = toApiError(caught);
+        if (error.code === 'UNAUTHORIZED') {
+          navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true });
+          return;
+        }
+        setState({ step: 'failed', error });
+      },
+    );
+  }, [challengeId]);
+
+  const authorize = async (challenge: CliChallenge) => {
+    setBusy(true);
+    try {
+      const answer = await auth.cliAuthorize(challengeId);
+      const callbackUrl = answer.callbackUrl ?? challenge.callbackUrl;
+      if (callbackUrl) {
+        setState({ step: 'sent' });
+        window.location.assign(callbackAddress(callbackUrl, challengeId, answer.code));
+        return;
+      }
+      setState({ step: 'done', code: answer.code, challenge });
+    } catch (caught) {
+      setState({ step: 'failed', error: toApiError(caught) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const copy = async (code: string) => {
+    try {
+      await navigator.clipboard.writeText(code);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Authorize the command line">
+      {state.step === 'loading' ? <Loading /> : null}
+      {state.step === 'failed' ? <ErrorNotice error={state.error} /> : null}
+      {state.step === 'ask' ? (
+        <>
+          <p>
+            A <code>cms</code> command asks to act as you in project <strong>{state.challenge.project}</strong>,
+            environment <strong>{state.challenge.environment}</strong>.
+          </p>
+          <p className="muted">
+            It gets a key with your permissions there, valid 90 days. This request expires at{' '}
+            <time dateTime={state.challenge.expiresAt}>{new Date(state.challenge.expiresAt).toLocaleTimeString()}</time>
+            . Only authorize a command you started yourself.
+          </p>
+          <div className="actions">
+            <button type="button" className="primary" disabled={busy} onClick={() => authorize(state.challenge)}>
+              Authorize
+            </button>
+            <button type="button" disabled={busy} onClick={() => setState({ step: 'denied' })}>
+              Deny
+            </button>
+          </div>
+        </>
+      ) : null}
+      {state.step === 'done' ? (
+        <>
+          <Notice kind="success">Authorized. Paste this code into the command line:</Notice>
+          <p className="code-display">
+            <output aria-label="One-time code">{state.code}</output>
+          </p>
+          <button type="button" onClick={() => copy(state.code)}>
+            {copied ? 'Copied' : 'Copy code'}
+          </button>
+        </>
+      ) : null}
+      {state.step === 'sent' ? <Notice kind="success">Authorized. Returning to the command line…</Notice> : null}
+      {state.step === 'denied' ? (
+        <Notice kind="warning">
+          Denied. Nothing was granted; you can close this tab, and the command line will time out.
+        </Notice>
+      ) : null}
+    </AuthCard>
+  );
+}

@@ -1,0 +1,298 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type ApiError, type ContentDocument, content, DEFAULT_LOCALE, type VariantEntry } from '../api/index.js';
+import { Link, navigate } from '../router.js';
+import { toApiError, useStudio } from '../state/studio-context.js';
+import { ErrorNotice, Notice } from '../ui/notice.js';
+import { StatusBadge } from './content-list-page.js';
+
+const PREVIEW_URL_KEY = 'cms.studio.previewUrl';
+
+/** Publishing, preview, locale variants and the document's life (duplicate, delete, restore). */
+export function EditorSidebar({
+  doc,
+  dirty,
+  localized,
+  onChanged,
+}: {
+  doc: ContentDocument;
+  dirty: boolean;
+  localized: boolean;
+  onChanged(): Promise<void>;
+}) {
+  const { target, bootstrap, schemaHash } = useStudio();
+  const can = bootstrap.me.capabilities;
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [summary, setSummary] = useState('');
+  const [variants, setVariants] = useState<VariantEntry[]>([]);
+  const [translateLocale, setTranslateLocale] = useState('');
+  const [previewUrl, setPreviewUrl] = useState(
+    () => window.localStorage.getItem(`${PREVIEW_URL_KEY}.${target.project}`) ?? '',
+  );
+  const [preview, setPreview] = useState<{ link: string | null; token: string; expiresAt: string } | null>(null);
+  const base = `/content/${encodeURIComponent(doc.type)}`;
+
+  useEffect(() => {
+    if (!localized) return;
+    content.variants(target, doc.documentId).then(setVariants, () => setVariants([]));
+  }, [localized, target, doc.documentId]);
+
+  const isDirty = useRef(dirty);
+  isDirty.current = dirty;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.key === 'Enter') {
+        event.preventDefault();
+        if (!isDirty.current && !dialog.current?.open) dialog.current?.showModal();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const act = async (work: () => Promise<void>, done?: string) => {
+    setBusy(true);
+    setError(null);
+    setMessage(null);
+    try {
+      await work();
+      if (done) setMessage(done);
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const publish = (event: FormEvent) => {
+    event.preventDefault();
+    dialog.current?.close();
+    void act(async () => {
+      const result = await content.publish(target, doc.documentId, summary.trim() || undefined);
+      setSummary('');
+      await onChanged();
+      setMessage(`Published as version ${result.version}.`);
+    });
+  };
+
+  const translate = (event: FormEvent) => {
+    event.preventDefault();
+    void act(async () => {
+      const created = await content.create(target, schemaHash, {
+        type: doc.type,
+        path: doc.path,
+        locale: translateLocale.trim(),
+        format: doc.format,
+        frontmatter: doc.frontmatter,
+        body: doc.body,
+        translationGroupId: doc.translationGroupId,
+      });
+      setTranslateLocale('');
+      navigate(`${base}/${created.documentId}`);
+    });
+  };
+
+  const makePreview = () =>
+    act(async () => {
+      const address = previewUrl.trim();
+      window.localStorage.setItem(`${PREVIEW_URL_KEY}.${target.project}`, address);
+      const { token, expiresAt } = await content.previewToken(target, doc.documentId, address || undefined);
+      let link: string | null = null;
+      if (address) {
+        const url = new URL(address);
+        url.searchParams.set('token', token);
+        link = url.toString();
+      }
+      setPreview({ link, token, expiresAt });
+    });
+
+  return (
+    <aside className="editor-side" aria-label="Document">
+      <section>
+        <h2>Status</h2>
+        <p>
+          <StatusBadge doc={doc} />
+        </p>
+        <dl className="facts">
+          <dt>Published version</dt>
+          <dd>{doc.publishedVersion ?? 'none'}</dd>
+          <dt>Draft revision</dt>
+          <dd>{doc.draftRevision}</dd>
+          <dt>Locale</dt>
+          <dd>{doc.locale === DEFAULT_LOCALE ? 'not localized' : doc.locale}</dd>
+          <dt>Format</dt>
+          <dd>{doc.format}</dd>
+        </dl>
+        <ErrorNotice error={error} />
+        {message ? <Notice kind="success">{message}</Notice> : null}
+        {doc.isDeleted ? null : (
+          <div className="stack">
+            {can['content.publish'] ? (
+              <button
+                type="button"
+                className="primary"
+                disabled={busy || dirty || (!doc.hasUnpublishedChanges && doc.publishedVersion !== null)}
+                onClick={() => dialog.current?.showModal()}
+                aria-describedby={dirty ? 'publish-hint' : undefined}
+              >
+                Publish…
+              </button>
+            ) : null}
+            {dirty ? (
+              <small id="publish-hint" className="hint">
+                Save your changes before publishing.
+              </small>
+            ) : null}
+            {can['content.publish'] && doc.publishedVersion !== null ? (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() =>
+                  act(async () => {
+                    await content.unpublish(target, doc.documentId);
+                    await onChanged();
+                  }, 'Unpublished.')
+                }
+              >
+                Unpublish
+              </button>
+            ) : null}
+            <Link to={`${base}/${doc.documentId}/history`} className="button">
+              History
+            </Link>
+          </div>
+        )}
+      </section>
+      <dialog ref={dialog} aria-labelledby="publish-title">
+        <form onSubmit={publish}>
+          <h2 id="publish-title">Publish {doc.path}</h2>
+          <label htmlFor="change-summary">Change summary (optional)</label>
+          <textarea id="change-summary" rows={3} value={summary} onChange={(e) => setSummary(e.target.value)} />
+          <div className="actions">
+            <button type="submit" className="primary">
+              Publish now
+            </button>
+            <button type="button" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </dialog>
+      {!doc.isDeleted && can['content.readDraft'] ? (
+        <section>
+          <h2>Preview</h2>
+          <label htmlFor="preview-url">Site preview address</label>
+          <input
+            id="preview-url"
+            type="url"
+            placeholder="https://site.example/api/preview"
+            value={previewUrl}
+            onChange={(e) => setPreviewUrl(e.target.value)}
+          />
+          <button type="button" disabled={busy || dirty} onClick={makePreview}>
+            Create preview link
+          </button>
+          {preview ? (
+            <p className="preview-link">
+              {preview.link ? (
+                <a href={preview.link} target="_blank" rel="noreferrer noopener">
+                  Open preview
+                </a>
+              ) : (
+                <>
+                  Token: <code className="token">{preview.token}</code>
+                </>
+              )}{' '}
+              <small className="muted">valid until {new Date(preview.expiresAt).toLocaleTimeString()}</small>
+            </p>
+          ) : null}
+        </section>
+      ) : null}
+      {localized && !doc.isDeleted ? (
+        <section>
+          <h2>Translations</h2>
+          <ul className="variants">
+            {variants.map((variant) => (
+              <li key={variant.documentId}>
+                {variant.documentId === doc.documentId ? (
+                  <strong aria-current="page">{variant.locale}</strong>
+                ) : (
+                  <Link to={`${base}/${variant.documentId}`}>{variant.locale}</Link>
+                )}{' '}
+                <small className="muted">
+                  {variant.publishedVersion === null ? 'draft' : `v${variant.publishedVersion}`}
+                </small>
+              </li>
+            ))}
+          </ul>
+          <form onSubmit={translate} className="inline-form">
+            <label htmlFor="translate-locale">Translate into</label>
+            <input
+              id="translate-locale"
+              placeholder="e.g. fr"
+              value={translateLocale}
+              onChange={(e) => setTranslateLocale(e.target.value)}
+            />
+            <button type="submit" disabled={busy || dirty || !translateLocale.trim()}>
+              Create translation
+            </button>
+          </form>
+        </section>
+      ) : null}
+      <section>
+        <h2>Document</h2>
+        <div className="stack">
+          {can['content.write'] && !doc.isDeleted ? (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() =>
+                act(async () => {
+                  const copy = await content.duplicate(target, doc.documentId);
+                  navigate(`${base}/${copy.documentId}`);
+                })
+              }
+            >
+              Duplicate
+            </button>
+          ) : null}
+          {can['content.delete'] && !doc.isDeleted ? (
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              onClick={() => {
+                if (
+                  !window.confirm(`Delete ${doc.path}? It can be restored from the list (status "Including deleted").`)
+                )
+                  return;
+                void act(async () => {
+                  await content.remove(target, doc.documentId);
+                  navigate(base, { force: true });
+                });
+              }}
+            >
+              Delete
+            </button>
+          ) : null}
+          {doc.isDeleted && can['content.write'] ? (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() =>
+                act(async () => {
+                  await content.restoreDeleted(target, doc.documentId);
+                  await onChanged();
+                }, 'Restored.')
+              }
+            >
+              Restore deleted document
+            </button>
+          ) : null}
+        </div>
+      </section>
+    </aside>
+  );
+}

@@ -1,0 +1,205 @@
+import { useEffect, useState } from 'react';
+import { type ApiError, type ContentDocument, content, type VersionEntry, type VersionSnapshot } from '../api/index.js';
+import { changedKeys, showValue, TextDiff } from '../editor/text-diff.js';
+import { Link, navigate } from '../router.js';
+import { toApiError, useStudio } from '../state/studio-context.js';
+import { Empty, ErrorNotice, Loading, Notice } from '../ui/notice.js';
+import { labelOf } from '../ui/shell.js';
+import { formatTime } from './dashboard-page.js';
+import { titleOf } from './document-title.js';
+
+type Side = 'draft' | number;
+type Snapshot = { frontmatter: Record<string, unknown>; body: string };
+
+/** `/content/:type/:id/history`: published versions, a diff between any two (or the draft), restore. */
+export function HistoryPage({ type, id }: { type: string; id: string }) {
+  const { target, bootstrap } = useStudio();
+  const [doc, setDoc] = useState<ContentDocument | null>(null);
+  const [versions, setVersions] = useState<VersionEntry[] | null>(null);
+  const [left, setLeft] = useState<Side | null>(null);
+  const [right, setRight] = useState<Side>('draft');
+  const [snapshots, setSnapshots] = useState<Record<string, Snapshot>>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const editor = `/content/${encodeURIComponent(type)}/${id}`;
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([content.get(target, id), content.versions(target, id)]).then(
+      ([loaded, page]) => {
+        if (!live) return;
+        setDoc(loaded);
+        setVersions(page.data);
+        setLeft(page.data[0]?.version ?? null);
+      },
+      (caught) => live && setError(toApiError(caught)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [target, id]);
+
+  useEffect(() => {
+    for (const side of [left, right]) {
+      if (typeof side !== 'number' || snapshots[side]) continue;
+      content.version(target, id, side).then(
+        (snapshot: VersionSnapshot) => setSnapshots((before) => ({ ...before, [side]: snapshot })),
+        (caught) => setError(toApiError(caught)),
+      );
+    }
+  }, [left, right, snapshots, target, id]);
+
+  const snapshotOf = (side: Side | null): Snapshot | null => {
+    if (side === null) return null;
+    if (side === 'draft') return doc ? { frontmatter: doc.frontmatter, body: doc.body } : null;
+    return snapshots[side] ?? null;
+  };
+  const a = snapshotOf(left);
+  const b = snapshotOf(right);
+  const name = (side: Side | null) => (side === 'draft' ? 'current draft' : `version ${side}`);
+
+  const restore = async (version: number) => {
+    if (!window.confirm(`Replace the draft with version ${version}? The history is kept.`)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await content.restoreVersion(target, id, version);
+      setMessage(
+        `The draft now holds version ${result.restoredFromVersion} (revision ${result.draftRevision}). Publish it to make it live.`,
+      );
+      setDoc(await content.get(target, id));
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const options = [
+    <option key="draft" value="draft">
+      Current draft
+    </option>,
+    ...(versions ?? []).map((v) => (
+      <option key={v.version} value={v.version}>
+        Version {v.version}
+      </option>
+    )),
+  ];
+  const parse = (value: string): Side => (value === 'draft' ? 'draft' : Number(value));
+
+  return (
+    <>
+      <nav className="breadcrumbs" aria-label="Breadcrumbs">
+        <Link to={`/content/${encodeURIComponent(type)}`}>{labelOf(type)}</Link> <span aria-hidden="true">/</span>{' '}
+        <Link to={editor}>{doc ? titleOf(doc) : '…'}</Link> <span aria-hidden="true">/</span> <span>History</span>
+      </nav>
+      <h1>History{doc ? ` of ${titleOf(doc)}` : ''}</h1>
+      <ErrorNotice error={error} />
+      {message ? (
+        <Notice kind="success">
+          {message} <Link to={editor}>Open the editor</Link>
+        </Notice>
+      ) : null}
+      {versions === null && !error ? <Loading /> : null}
+      {versions && versions.length === 0 ? (
+        <Empty>Not published yet: versions appear here each time it is published.</Empty>
+      ) : null}
+      {versions && versions.length > 0 ? (
+        <>
+          <table className="list">
+            <caption className="visually-hidden">Published versions</caption>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Published</th>
+                <th scope="col">Change summary</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {versions.map((v) => (
+                <tr key={v.version}>
+                  <td>
+                    {v.version}
+                    {doc?.publishedVersion === v.version ? <span className="badge badge-published">Live</span> : null}
+                  </td>
+                  <td>
+                    <time dateTime={v.publishedAt}>{formatTime(v.publishedAt)}</time>
+                  </td>
+                  <td>{v.changeSummary ?? <span className="muted">—</span>}</td>
+                  <td>
+                    {bootstrap.me.capabilities['content.write'] ? (
+                      <button type="button" disabled={busy} onClick={() => restore(v.version)}>
+                        Restore version {v.version}
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <section aria-labelledby="compare-title">
+            <h2 id="compare-title">Compare</h2>
+            <div className="toolbar">
+              <label>
+                <span>From</span>
+                <select value={String(left ?? '')} onChange={(e) => setLeft(parse(e.target.value))}>
+                  {options}
+                </select>
+              </label>
+              <label>
+                <span>To</span>
+                <select value={String(right)} onChange={(e) => setRight(parse(e.target.value))}>
+                  {options}
+                </select>
+              </label>
+            </div>
+            {a && b ? (
+              <>
+                <h3>Fields</h3>
+                {changedKeys(a.frontmatter, b.frontmatter).length === 0 ? (
+                  <p className="muted">The fields are the same.</p>
+                ) : (
+                  <table className="compare">
+                    <thead>
+                      <tr>
+                        <th scope="col">Field</th>
+                        <th scope="col">{name(left)}</th>
+                        <th scope="col">{name(right)}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {changedKeys(a.frontmatter, b.frontmatter).map((key) => (
+                        <tr key={key}>
+                          <th scope="row">{labelOf(key)}</th>
+                          <td>
+                            <pre>{showValue(a.frontmatter[key])}</pre>
+                          </td>
+                          <td>
+                            <pre>{showValue(b.frontmatter[key])}</pre>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
+                <h3>Body</h3>
+                <TextDiff before={a.body} after={b.body} labels={[name(left), name(right)]} />
+              </>
+            ) : (
+              <Loading />
+            )}
+          </section>
+        </>
+      ) : null}
+      <p>
+        <button type="button" onClick={() => navigate(editor)}>
+          Back to the editor
+        </button>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+import { type ReactNode, useState } from 'react';
+import { auth } from '../api/index.js';
+import { Link, navigate, useLocation } from '../router.js';
+import { useStudio } from '../state/studio-context.js';
+
+/** The frame of signed-in pages: where am I (project, environment), the types, who am I. */
+export function Shell({ children }: { children: ReactNode }) {
+  const { bootstrap, environments, target, types, setTarget } = useStudio();
+  const { path } = useLocation();
+  const [signingOut, setSigningOut] = useState(false);
+
+  const signOut = async () => {
+    if (!navigate('/login', { replace: false })) return;
+    setSigningOut(true);
+    try {
+      await auth.logout();
+    } catch {
+      // Already signed out: the sign-in page is where we are going anyway.
+    }
+  };
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/" className="brand">
+          CMS Studio
+        </Link>
+        <div className="switcher">
+          <label>
+            <span>Project</span>
+            <select
+              value={target.project}
+              onChange={(e) => navigate('/') && setTarget({ project: e.target.value, environment: target.environment })}
+            >
+              {bootstrap.projects.map((p) => (
+                <option key={p.slug} value={p.slug}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span>Environment</span>
+            <select
+              value={target.environment}
+              onChange={(e) => navigate('/') && setTarget({ project: target.project, environment: e.target.value })}
+            >
+              {environments.map((env) => (
+                <option key={env.name} value={env.name}>
+                  {env.name}
+                  {env.isDefault ? ' (default)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div className="user">
+          <span className="muted">{bootstrap.me.email ?? bootstrap.me.label}</span>
+          <button type="button" onClick={signOut} disabled={signingOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <div className="layout">
+        <nav className="sidebar" aria-label="Content types">
+          <ul>
+            <li>
+              <Link to="/" aria-current={path === '/' ? 'page' : undefined}>
+                Dashboard
+              </Link>
+            </li>
+            {types.map((type) => {
+              const to = `/content/${encodeURIComponent(type.name)}`;
+              return (
+                <li key={type.name}>
+                  <Link to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>
+                    {labelOf(type.name)}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <main id="main" className="content" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+/** `blogPost` / `blog_post` / `blog-post` -> `Blog post`. */
+export function labelOf(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

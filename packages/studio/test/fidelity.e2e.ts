@@ -1,0 +1,174 @@
+import { computeSchemaHash, type ResolvedSchema } from '@cms/core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { field, syncBody } from '../../server/test/content/fixtures.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  launchBrowser,
+  type StudioServer,
+  startStudioServer,
+} from './support/studio-harness.js';
+
+/**
+ * Saving changes only what the person changed: open a document whose body and frontmatter are full
+ * of things editors like to rewrite, change only the title, save, and compare byte for byte.
+ */
+const SCHEMA: ResolvedSchema = {
+  types: [
+    {
+      name: 'article',
+      directory: 'articles',
+      localized: false,
+      fields: {
+        title: field('string', { required: true }),
+        publishedOn: field('date'),
+        updatedAt: field('date'),
+        code: field('string'),
+        rating: field('number'),
+        tags: field('array', { items: { kind: 'string', checks: [] } }),
+      },
+    },
+  ],
+};
+const HASH = computeSchemaHash(SCHEMA);
+
+const MARKDOWN = [
+  '\uFEFF# Tricky *document*',
+  '',
+  '* star bullet',
+  '+ plus bullet',
+  '- dash bullet',
+  '',
+  'Some _underscored emphasis_ and __strong__, an escaped \\*star\\* and \\_underscore\\_, a line with two trailing spaces  ',
+  'and a hard break above. A footnote[^1] and a {{< shortcode param="x" >}}.',
+  '',
+  '<div class="raw">',
+  '  <p>HTML block kept as is</p>',
+  '</div>',
+  '',
+  '| a | b |',
+  '|:--|--:|',
+  '| 1 | 2 |',
+  '',
+  '1) numbered with parens',
+  '2) second',
+  '',
+  '[^1]: The footnote text.',
+  '',
+].join('\n');
+
+const CRLF_NO_FINAL_NEWLINE = 'First line\r\nSecond line  \r\n\r\n* item\r\n* item two\r\nlast line without newline';
+
+const MDX = [
+  "import { Chart } from '../components/chart'",
+  'export const meta = { draft: true }',
+  '',
+  '# MDX {meta.draft ? "draft" : "live"}',
+  '',
+  '<Chart data={[1, 2, 3]} title="Sales" />',
+  '',
+  '<Callout type="warning">',
+  '  Text *inside* a component.',
+  '</Callout>',
+  '',
+  'Inline {1 + 1} expression.',
+].join('\n');
+
+const FRONTMATTER = {
+  title: 'Original title',
+  publishedOn: '2024-02-29',
+  updatedAt: '2024-03-01T10:00:00+05:30',
+  code: '007',
+  rating: 4.5,
+  tags: ['a', 'b'],
+  '10': 'integer-like key',
+  extra: { nested: [1, '1', null, true], empty: '' },
+  trailing: 'spaces kept   ',
+};
+
+describe('Studio saves only what changed', () => {
+  let server: StudioServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startStudioServer(), launchBrowser()]);
+    const setup = await server.request('POST', '/api/v1/setup', {
+      key: null,
+      project: null,
+      environment: null,
+      body: { token: server.setupToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
+    expect(setup.status, setup.text).toBe(200);
+    expect((await server.request('PUT', '/api/v1/schema/sync', { body: syncBody(SCHEMA) })).status).toBe(200);
+    page = await browser.newPage();
+    await page.goto(`${server.url}/studio/login`);
+    await page.getByLabel('Email').fill(ADMIN_EMAIL);
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const create = async (path: string, format: 'md' | 'mdx', body: string) => {
+    const response = await server.request('POST', '/api/v1/content', {
+      headers: { 'x-cms-schema-hash': HASH },
+      body: { type: 'article', path, format, frontmatter: FRONTMATTER, body },
+    });
+    expect(response.status, response.text).toBe(201);
+    return response.body.data as { documentId: string; frontmatter: Record<string, unknown>; body: string };
+  };
+  const read = async (id: string) => (await server.request('GET', `/api/v1/content/${id}?draft=true`)).body.data;
+
+  for (const [name, format, body] of [
+    ['markdown with a BOM, bullets, escapes, HTML, tables and footnotes', 'md', MARKDOWN],
+    ['CRLF line endings without a final newline', 'md', CRLF_NO_FINAL_NEWLINE],
+    ['MDX with imports, components and expressions', 'mdx', MDX],
+  ] as const) {
+    it(`keeps ${name} byte for byte when only the title changes`, async () => {
+      const created = await create(`fidelity-${name.length}`, format, body);
+      // The server stores the body as sent, except a leading BOM, which it drops on write.
+      const before = await read(created.documentId);
+      expect(before.body).toBe(body.replace(/^\uFEFF/, ''));
+
+      await page.goto(`${server.url}/studio/content/article/${created.documentId}`);
+      await page.getByLabel('Title').waitFor();
+      // Opening and leaving writes nothing.
+      await page.getByText('No changes').waitFor();
+      expect((await read(created.documentId)).draftRevision).toBe(1);
+
+      await page.getByLabel('Title').fill('Changed title');
+      await page.keyboard.press('Control+s');
+      await page.getByText(/^Saved at/).waitFor();
+
+      const after = await read(created.documentId);
+      expect(after.draftRevision).toBe(2);
+      expect(after.body).toBe(before.body);
+      expect(after.frontmatter.title).toBe('Changed title');
+      const { title: _old, ...othersBefore } = before.frontmatter;
+      const { title: _new, ...othersAfter } = after.frontmatter;
+      expect(JSON.stringify(othersAfter)).toBe(JSON.stringify(othersBefore));
+    });
+  }
+
+  it('keeps a body edit exactly where it was typed, line endings included', async () => {
+    const created = await create('crlf-edit', 'md', CRLF_NO_FINAL_NEWLINE);
+    await page.goto(`${server.url}/studio/content/article/${created.documentId}`);
+    await page.locator('.cm-content').waitFor();
+    await page.locator('.cm-line').first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('!');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('inserted');
+    await page.keyboard.press('Control+s');
+    await page.getByText(/^Saved at/).waitFor();
+    expect((await read(created.documentId)).body).toBe(
+      'First line!\r\ninserted\r\nSecond line  \r\n\r\n* item\r\n* item two\r\nlast line without newline',
+    );
+  });
+});

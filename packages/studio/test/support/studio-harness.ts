@@ -1,0 +1,90 @@
+/**
+ * A real server on the embedded database (with the Studio's build) and Debian's Chromium, for the
+ * browser tests. Seeding goes through the API with an admin key; the browser signs in like a person.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { startServerOn } from '../../../server/test/support/server-on-database.js';
+import { createTestDatabase, type TestDatabase } from '../../../server/test/support/test-database.js';
+import type { RequestOptions, TestResponse } from '../../../server/test/support/test-server.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = fileURLToPath(new URL('../../../../artifacts/studio-screenshots/', import.meta.url));
+export const ADMIN_EMAIL = 'admin@example.test';
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+
+export interface StudioServer {
+  url: string;
+  setupToken: string;
+  adminKey: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+/** A server with no user yet: the setup token it logged is returned. */
+export async function startStudioServer(): Promise<StudioServer> {
+  const database: TestDatabase = await createTestDatabase();
+  const lines: Array<Record<string, unknown>> = [];
+  const server = await startServerOn(database, {
+    env: { LOG_LEVEL: 'warn' },
+    logStream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  });
+  const setupUrl = lines.find((line) => typeof line.setupUrl === 'string')?.setupUrl as string | undefined;
+  if (!setupUrl) throw new Error('The server logged no setup address.');
+  return {
+    url: server.url,
+    setupToken: new URL(setupUrl).searchParams.get('token') as string,
+    adminKey: server.adminKey,
+    request: server.request,
+    async close() {
+      await server.close();
+      await database.close();
+    },
+  };
+}
+
+/** Headless Debian Chromium, with the flags this machine's closed network needs. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+let axeSource: string | null = null;
+
+/** Runs axe-core on the page; returns the serious and critical violations (should be none). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  axeSource ??= await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the DevTools protocol, so the page's Content-Security-Policy stays in force.
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) })))",
+  )) as Array<{ id: string; impact: string; help: string; nodes: string[] }>;
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
+}
+
+/** Saves the page at 1280 px and at 768 px wide (artifacts/studio-screenshots, not committed). */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const before = page.viewportSize();
+  for (const width of [1280, 768]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
+  }
+  if (before) await page.setViewportSize(before);
+}
