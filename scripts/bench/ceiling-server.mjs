@@ -6,6 +6,8 @@
  *   GET /db-list   a page of 20 published posts, newest first, with its total: the same SQL shape as the
  *                  content list at its cheapest (one index-ordered page, the total from the per-type
  *                  counters when the table exists), to read the list rows against
+ *   GET /memory-list  the first page of /db-list, built once at start, sent from memory (the ceiling of a
+ *                  list served from a cache)
  *   GET /readyz    `select 1`, so the benchmark can wait for leftover requests between runs
  * It opens the database through the server's own storage module, so PGlite goes through the same
  * serialising queue and PostgreSQL through a pool of the same size as the CMS, and its reads are
@@ -85,7 +87,25 @@ async function main() {
     ? "select coalesce(sum(published), 0)::int as total from document_counts where environment_id = $1 and type = 'post'"
     : "select count(*)::int as total from documents where environment_id = $1 and type = 'post' and not is_deleted and published_version is not null";
 
+  /** A page of 20 published posts and its total, as JSON text. */
+  const listPage = async (offset) => {
+    const result = await db.query(
+      `select t.total, p.* from (${selectTotal}) t left join lateral (${SELECT_PAGE}) p on true`,
+      [environmentId, PAGE_SIZE, offset],
+      PREPARED,
+    );
+    const count = Number(result.rows[0]?.total ?? 0);
+    return JSON.stringify({
+      data: result.rows.filter((row) => row.id !== null).map((row) => toDocument(row, project, environment)),
+      pagination: { total: count, limit: PAGE_SIZE, offset, hasMore: offset + PAGE_SIZE < count },
+    });
+  };
+  const listInMemory = Buffer.from(await listPage(0));
+
   const app = Fastify({ logger: false });
+  app.get('/memory-list', (_request, reply) => {
+    reply.type('application/json; charset=utf-8').send(listInMemory);
+  });
   app.get('/memory', (_request, reply) => {
     reply.type('application/json; charset=utf-8').send(inMemory);
   });
@@ -101,17 +121,7 @@ async function main() {
   app.get('/db-list', async (request, reply) => {
     const offset = Number(/** @type {{ offset?: string }} */ (request.query).offset ?? 0);
     // One statement, like the CMS: the total, then the page (none past the end).
-    const result = await db.query(
-      `select t.total, p.* from (${selectTotal}) t left join lateral (${SELECT_PAGE}) p on true`,
-      [environmentId, PAGE_SIZE, offset],
-      PREPARED,
-    );
-    const count = Number(result.rows[0]?.total ?? 0);
-    const body = {
-      data: result.rows.filter((row) => row.id !== null).map((row) => toDocument(row, project, environment)),
-      pagination: { total: count, limit: PAGE_SIZE, offset, hasMore: offset + PAGE_SIZE < count },
-    };
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+    return reply.type('application/json; charset=utf-8').send(await listPage(offset));
   });
   // Same role as the CMS's /readyz: answers once the database has worked off everything queued before it.
   app.get('/readyz', async () => {

@@ -4,7 +4,7 @@
  * write must not repeat), an optional response hook, and for publish a request budget so no
  * document is published twice (a second publish without changes is a cheap no-op, decisions.md §3).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { ENVIRONMENT, PROJECT } from './seed.mjs';
 
 const API = '/api/v1';
@@ -64,13 +64,38 @@ function postFrontmatter(ctx, n, title) {
 }
 
 /**
+ * A published read. Unless `cached`, it sends `Cache-Control: no-cache`, which makes the CMS read
+ * through to the database (its published read cache is skipped): the rows without "cached" measure
+ * the read itself, the "cached" rows the same read answered from memory.
+ * @param {ScenarioContext} ctx
+ * @param {string} path
+ * @param {{ cached?: boolean }} [options]
+ * @returns {Workload}
+ */
+function getWorkload(ctx, path, options = {}) {
+  const headers = { ...baseHeaders(ctx.seed), ...(options.cached ? {} : { 'cache-control': 'no-cache' }) };
+  const request = { method: 'GET', path, headers };
+  return { next: () => request };
+}
+
+/**
+ * A client revalidating what it holds: the first answer's ETag (of its exact body) goes back in
+ * `If-None-Match`, so every later answer is a 304 without a body.
  * @param {ScenarioContext} ctx
  * @param {string} path
  * @returns {Workload}
  */
-function getWorkload(ctx, path) {
-  const request = { method: 'GET', path, headers: baseHeaders(ctx.seed) };
-  return { next: () => request };
+function revalidateWorkload(ctx, path) {
+  const request = { method: 'GET', path, headers: { ...baseHeaders(ctx.seed) } };
+  return {
+    next: () => request,
+    onResponse: (status, body) => {
+      if (status === 200 && !('if-none-match' in request.headers)) {
+        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+        request.headers = { ...request.headers, 'if-none-match': etag };
+      }
+    },
+  };
 }
 
 /** @param {string} body */
@@ -124,6 +149,41 @@ export const ENDPOINTS = [
     kind: 'read',
     route: 'GET /api/v1/content',
     workload: (ctx) => getWorkload(ctx, `${LIST}&resolve=author`),
+  },
+  {
+    name: 'get-one-cached',
+    label: 'GET /content/{id} (published, cached)',
+    kind: 'read',
+    route: 'GET /api/v1/content/{}',
+    workload: (ctx) => getWorkload(ctx, `${API}/content/${ctx.seed.readDocumentId}`, { cached: true }),
+  },
+  {
+    name: 'list-cached',
+    label: 'GET /content list of 20 (cached)',
+    kind: 'read',
+    route: 'GET /api/v1/content',
+    workload: (ctx) => getWorkload(ctx, LIST, { cached: true }),
+  },
+  {
+    name: 'list-resolve-cached',
+    label: 'GET /content list of 20, resolve=author (cached)',
+    kind: 'read',
+    route: 'GET /api/v1/content',
+    workload: (ctx) => getWorkload(ctx, `${LIST}&resolve=author`, { cached: true }),
+  },
+  {
+    name: 'get-one-304',
+    label: 'GET /content/{id} If-None-Match (304)',
+    kind: 'read',
+    route: 'GET /api/v1/content/{}',
+    workload: (ctx) => revalidateWorkload(ctx, `${API}/content/${ctx.seed.readDocumentId}`),
+  },
+  {
+    name: 'list-304',
+    label: 'GET /content list of 20 If-None-Match (304)',
+    kind: 'read',
+    route: 'GET /api/v1/content',
+    workload: (ctx) => revalidateWorkload(ctx, LIST),
   },
   {
     name: 'create',

@@ -7,7 +7,9 @@
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliRowEnabled, renderCliRow, runCliRow } from './cli-row.mjs';
 import { disposeAll, probePostgres } from './databases.mjs';
+import { firstStartMode, renderFirstStart, runFirstStart } from './first-start.mjs';
 import { stopAll } from './processes.mjs';
 import { appendMarkdown, checkTargets, describeEnvironment, renderMarkdown, writeJson } from './report.mjs';
 import { runScenario } from './scenario.mjs';
@@ -39,6 +41,17 @@ async function main() {
     log(`warning: the machine is busy (load average ${load?.toFixed(1)}): numbers will be noisy`);
   }
 
+  // First start and restart of `npm start` (scripts/bench/first-start.mjs); BENCH_FIRST_START=only stops there.
+  const firstStartSetting = firstStartMode();
+  const firstStart = firstStartSetting === 'off' ? null : await runFirstStart();
+  if (firstStart) log(`first start ${firstStart.first.readyMs} ms, restart ${firstStart.restart.readyMs} ms`);
+  if (firstStartSetting === 'only') {
+    const section = `## First start: ${startedAt}\n\n${environment.machine.cpu} x${environment.machine.cores}, Node ${environment.node}\n\n${renderFirstStart(/** @type {any} */ (firstStart))}`;
+    if (settings.appendDocs) await appendMarkdown(DOCS_FILE, section);
+    process.stdout.write(`\n${section}\n`);
+    return;
+  }
+
   const postgres = settings.engines.includes('postgres') ? await probePostgres(settings.adminDatabaseUrl) : null;
   if (postgres && !postgres.version) log(`PostgreSQL does not answer (${postgres.reason}): skipping it`);
 
@@ -51,12 +64,18 @@ async function main() {
     }
   }
 
+  // `cms pull` / `cms push` of BENCH_CLI_DOCS documents (scripts/bench/cli-sync.mjs); BENCH_CLI=off skips it.
+  const cli = cliRowEnabled() ? await runCliRow(settings.adminDatabaseUrl) : null;
+  if (cli) log(cli.error ? `cli sync failed: ${cli.error}` : `cli sync: pull ${cli.pullMs} ms, push ${cli.pushMs} ms`);
+
   const run = {
     startedAt,
     finishedAt: new Date().toISOString(),
     environment,
     postgres,
     settings,
+    firstStart,
+    cli,
     scenarios: scenarios.map((scenario) => ({
       ...scenario,
       targets: checkTargets(scenario, settings.readConnections),
@@ -64,7 +83,10 @@ async function main() {
     jsonFile: relative(ROOT, jsonFile),
   };
   await writeJson(jsonFile, run);
-  const markdown = renderMarkdown(run);
+  const markdown =
+    renderMarkdown(run) +
+    (firstStart ? `\n${renderFirstStart(firstStart)}` : '') +
+    (cli ? `\n${renderCliRow(cli)}` : '');
   if (settings.appendDocs) await appendMarkdown(DOCS_FILE, markdown);
   process.stdout.write(`\n${markdown}\n`);
   log(`results: ${relative(ROOT, jsonFile)}${settings.appendDocs ? `, appended to ${relative(ROOT, DOCS_FILE)}` : ''}`);

@@ -14,7 +14,10 @@ import { seedDatabase } from './seed.mjs';
 /** Let a freshly started server settle (JIT, first GC) before its idle memory is read. */
 const SETTLE_MS = 1_000;
 /** Rows compared with the list-of-20 ceiling (first page, like it). */
-const LIST_CEILING_ROWS = ['list', 'list-resolve'];
+const LIST_CEILING_ROWS = ['list', 'list-resolve', 'list-cached', 'list-resolve-cached', 'list-304'];
+/** Rows answered from the CMS's published read cache: compared with the from-memory ceilings. */
+const CACHED_ITEM_ROWS = ['get-one-cached', 'get-one-304'];
+const CACHED_LIST_ROWS = ['list-cached', 'list-resolve-cached', 'list-304'];
 /** Sequential requests whose median is the "alone" latency of a read. */
 const ALONE_SAMPLES = 5;
 
@@ -74,6 +77,7 @@ async function measureCeilings(database, seed, settings) {
       ['ceiling-memory', 'ceiling: same JSON from memory', '/memory'],
       ['ceiling-db', 'ceiling: same JSON by primary key', `/db/${seed.readDocumentId}`],
       ['ceiling-list', 'ceiling: list of 20 by index', '/db-list'],
+      ['ceiling-memory-list', 'ceiling: list of 20 from memory', '/memory-list'],
     ]) {
       const row = emptyResult({ name, label }, 'ceiling', settings.readConnections);
       const request = { method: 'GET', path, headers: {} };
@@ -181,7 +185,9 @@ export async function runScenario(engine, posts, settings, paths) {
     const ceilings = await measureCeilings(database, seed, settings);
     result.ceilingRssIdleBytes = ceilings.rssIdleBytes;
     result.endpoints.push(...ceilings.rows);
-    const [memoryCeiling, dbCeiling, listCeiling] = ceilings.rows.map((row) => row.load?.rps ?? null);
+    const [memoryCeiling, dbCeiling, listCeiling, listMemoryCeiling] = ceilings.rows.map(
+      (row) => row.load?.rps ?? null,
+    );
 
     const nodeOptions = [];
     if (settings.cpuProfile) {
@@ -221,6 +227,13 @@ export async function runScenario(engine, posts, settings, paths) {
           row.vsMemoryCeiling = memoryCeiling ? row.load.rps / memoryCeiling : null;
           // The list ceiling reads the first page; the offset row reads another one.
           if (LIST_CEILING_ROWS.includes(endpoint.name) && listCeiling) row.vsListCeiling = row.load.rps / listCeiling;
+          // Cached lists are read against the list from memory (the item ceiling for cached items, as above).
+          if (CACHED_LIST_ROWS.includes(endpoint.name)) {
+            row.vsMemoryCeiling = listMemoryCeiling ? row.load.rps / listMemoryCeiling : null;
+          }
+          if (CACHED_ITEM_ROWS.includes(endpoint.name) || CACHED_LIST_ROWS.includes(endpoint.name)) {
+            row.note = [row.note, 'from the published read cache'].filter(Boolean).join('; ');
+          }
         }
         if (endpoint.name === 'list-offset-5000' && posts <= 5000) {
           row.note = [row.note, 'past the last page: an empty list'].filter(Boolean).join('; ');

@@ -1,0 +1,144 @@
+/**
+ * Benchmark of `cms pull` and `cms push` on a seeded server: the built binary as a child process,
+ * timed end to end (process start, requests, file writes, manifest). Steps: pull every document
+ * into an empty folder, push with no edits (must send nothing), edit every post body, push the edits.
+ *
+ *   node scripts/bench/cli-sync.mjs            # BENCH_CLI_DOCS=10000 posts (+300 authors), PostgreSQL
+ *   BENCH_CLI_DOCS=200 BENCH_CLI_ENGINE=pglite node scripts/bench/cli-sync.mjs
+ *
+ * Settings: BENCH_CLI_DOCS (posts), BENCH_CLI_ENGINE (`postgres` or `pglite`; PostgreSQL falls back to
+ * PGlite when it does not answer), BENCH_DATABASE_URL, BENCH_POOL_MAX (server pool, 10), BENCH_CLI_CONCURRENCY (the CLI's --concurrency),
+ * BENCH_CLI_NODE_ARGS (Node flags for the CLI process alone, e.g. `--cpu-prof --cpu-prof-dir=<dir>`).
+ * Needs `npm run build` and `npx tsc -b packages/cli` first. Prints one JSON line with the timings.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createBenchDatabase, disposeAll, probePostgres } from './databases.mjs';
+import { startCms, stopAll } from './processes.mjs';
+import { ENVIRONMENT, PROJECT, seedDatabase } from './seed.mjs';
+
+const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+const docs = Number(process.env.BENCH_CLI_DOCS ?? 10_000);
+const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const concurrency = process.env.BENCH_CLI_CONCURRENCY ?? '16';
+// Extra Node flags for the CLI process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
+const nodeArgs = (process.env.BENCH_CLI_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const log = (message) => process.stderr.write(`[cli-bench] ${message}\n`);
+
+/** Runs the CLI and returns its exit code, parsed JSON and wall time. */
+function cms(args, cwd, env) {
+  const started = performance.now();
+  return new Promise((done, fail) => {
+    execFile(
+      process.execPath,
+      [...nodeArgs, BIN, ...args, '--json', '--concurrency', concurrency],
+      { cwd, env, maxBuffer: 1 << 28 },
+      (error, stdout, stderr) => {
+        const ms = Math.round(performance.now() - started);
+        let json;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          fail(new Error(`cms ${args.join(' ')} printed no JSON (exit ${error?.code}): ${stderr.slice(-2000)}`));
+          return;
+        }
+        done({ code: error ? error.code : 0, json, ms });
+      },
+    );
+  });
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc; null where there is none. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a step and adds the server's CPU time during it, to tell a busy server from a busy CLI. */
+async function step(server, run) {
+  const before = cpuMs(server.pid);
+  const result = await run();
+  const after = cpuMs(server.pid);
+  return { ...result, serverCpuMs: before === null || after === null ? null : after - before };
+}
+
+async function listFiles(dir) {
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.md')) out.push(join(entry.parentPath ?? entry.path, entry.name));
+  }
+  return out;
+}
+
+async function main() {
+  let engine = process.env.BENCH_CLI_ENGINE ?? 'postgres';
+  if (engine === 'postgres') {
+    const probe = await probePostgres(adminUrl);
+    if (!probe.version) {
+      log(`PostgreSQL does not answer (${probe.reason}): using PGlite`);
+      engine = 'pglite';
+    }
+  }
+  const database = await createBenchDatabase(engine, { adminUrl, poolMax: Number(process.env.BENCH_POOL_MAX ?? 10) });
+  const db = await database.open();
+  const seed = await seedDatabase(db, { posts: docs, updatePoolSize: 1 });
+  await db.close();
+  log(`${engine}: seeded ${docs} posts and 300 authors in ${seed.seedMs} ms`);
+  const server = await startCms(database, {
+    logLevel: 'warn',
+    nodeOptions: [],
+    logFile: join(database.dataDir, 'server.log'),
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'cms-cli-bench-'));
+  const env = {
+    ...process.env,
+    CMS_SERVER_URL: server.url,
+    CMS_API_KEY: seed.apiKey,
+    CMS_PROJECT: PROJECT,
+    CMS_ENVIRONMENT: ENVIRONMENT,
+    CMS_NO_KEYRING: '1',
+  };
+  try {
+    const pull = await step(server, () => cms(['pull'], dir, env));
+    if (pull.code !== 0) throw new Error(`pull failed: ${JSON.stringify(pull.json).slice(0, 500)}`);
+    const files = await listFiles(dir);
+    log(`pull: ${files.length} files in ${pull.ms} ms (server CPU ${pull.serverCpuMs} ms)`);
+
+    const noop = await step(server, () => cms(['push'], dir, env));
+    if (noop.json.data.results.length !== 0) throw new Error('push with no edits sent requests');
+    log(`push with no edits: ${noop.ms} ms (nothing sent)`);
+
+    const posts = files.filter((f) => f.includes(`${join('posts', 'posts')}`));
+    for (const file of posts) await writeFile(file, `${await readFile(file, 'utf8')}\nEdited by the benchmark.\n`);
+    const push = await step(server, () => cms(['push'], dir, env));
+    if (push.code !== 0 || push.json.data.summary.updated !== posts.length) {
+      throw new Error(`push failed: ${JSON.stringify(push.json.data?.summary ?? push.json)}`);
+    }
+    log(`push: ${posts.length} updates in ${push.ms} ms (server CPU ${push.serverCpuMs} ms)`);
+
+    const repull = await cms(['pull'], dir, env);
+    log(`pull after push: ${repull.json.data.applied.length} files changed in ${repull.ms} ms`);
+    process.stdout.write(
+      `${JSON.stringify({ engine, posts: docs, documents: files.length, concurrency: Number(concurrency), pullMs: pull.ms, noopPushMs: noop.ms, pushMs: push.ms, pullServerCpuMs: pull.serverCpuMs, pushServerCpuMs: push.serverCpuMs, loadAverage: loadavg().map((l) => Number(l.toFixed(1))), updated: posts.length, repullMs: repull.ms })}\n`,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await server.stop();
+    await database.dispose();
+  }
+}
+
+main().catch(async (error) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  await stopAll();
+  await disposeAll();
+  process.exit(1);
+});
