@@ -18,9 +18,10 @@ import {
 } from './webhook-fixtures.js';
 
 // interface.md "Delivery behaviour": 3 attempts in total, initial, after 1 s, after 2 s. The lower
-// bounds are exact (a retry is never early); the upper ones leave room for a slow machine.
-const FIRST_RETRY = { min: 1_000, max: 1_800 };
-const SECOND_RETRY = { min: 2_000, max: 2_800 };
+// bounds are exact (a retry is never early); the upper ones only rule out a wrong schedule (the
+// next step would be minutes) and leave room for a loaded 2-core machine, where 1.8 s was exceeded.
+const FIRST_RETRY = { min: 1_000, max: 5_000 };
+const SECOND_RETRY = { min: 2_000, max: 6_000 };
 // Tolerance for comparing the receiver's clock with the timestamps the database recorded.
 const CLOCK_SLACK_MS = 50;
 
