@@ -5,14 +5,14 @@
  * notifying commits. A failed announcement is retried with backoff until it goes through or the
  * database closes.
  *
- * Durable (migration 0017): each transaction that changed content also wrote its announcement as a row
- * of `content_announcements`, in the same round trip as its COMMIT. The announcing statement deletes
- * the rows of what it sends, in the same transaction as its NOTIFY. A row still there
- * ANNOUNCEMENT_ORPHAN_AGE_MS after it was written was never sent (its process died between COMMIT and
- * announcement, or cannot reach the database): every listening process sweeps such rows each
- * SWEEP_INTERVAL_MS, deleting them and sending their NOTIFY in one transaction, so an announcement is
- * sent once its transaction commits, whoever sends it. A duplicate (a sweep that overtakes a slow
- * announcer) only invalidates again.
+ * Durable (migration 0017): each transaction that changed content also wrote its announcement as a
+ * row of `content_announcements`, in the same round trip as its COMMIT; once the NOTIFY is sent, the
+ * announcer deletes the rows it carried. A row still there ANNOUNCEMENT_ORPHAN_AGE_MS after it was
+ * written was never sent (its process died between COMMIT and announcement, or cannot reach the
+ * database): every listening process sweeps such rows each SWEEP_INTERVAL_MS, deleting them and
+ * sending their NOTIFY in one transaction, so every committed change is announced, whoever sends it.
+ * A duplicate (a sweep that overtakes a slow announcer, a process that dies between its NOTIFY and
+ * its delete) only invalidates once more.
  */
 import type { Queryable } from './db.js';
 
@@ -26,9 +26,13 @@ export const SWEEP_INTERVAL_MS = 1_000;
 /** Most rows one sweep sends (the rest go at the next one). */
 const SWEEP_BATCH = 1_000;
 
-/** NOTIFYs the payloads and deletes the announcements they carry, in one transaction. */
-const ANNOUNCE_SQL = `with sent as (delete from content_announcements where id = any($3::bigint[]))
-  select pg_notify($1, payload) from unnest($2::text[]) as payload`;
+/**
+ * NOTIFYs the payloads. Alone in its transaction, which writes nothing: PostgreSQL holds its lock that
+ * serialises notifying commits only briefly (a commit that writes would hold it across its WAL flush).
+ */
+const ANNOUNCE_SQL = 'select pg_notify($1, payload) from unnest($2::text[]) as payload';
+/** Deletes the announcements just sent (should this process die first, a sweep sends them again: harmless). */
+const SENT_SQL = 'delete from content_announcements where id = any($1::bigint[])';
 
 /**
  * Deletes the announcements older than $2 ms and NOTIFYs their environments (`content:<id>`, or
@@ -71,11 +75,14 @@ export function createContentAnnouncer(db: Queryable, channel: string): ContentA
       const ids = [...announcements];
       pending.clear();
       announcements.clear();
+      let sent = false;
       try {
-        await db.query(ANNOUNCE_SQL, [channel, batch, ids]);
+        await db.query(ANNOUNCE_SQL, [channel, batch]);
+        sent = true;
+        if (ids.length > 0) await db.query(SENT_SQL, [ids]);
         failures = 0;
       } catch {
-        for (const payload of batch) pending.add(payload);
+        if (!sent) for (const payload of batch) pending.add(payload);
         for (const id of ids) announcements.add(id);
         failures += 1;
         const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** failures);
