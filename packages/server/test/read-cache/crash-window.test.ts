@@ -110,3 +110,21 @@ describe.runIf(testEngine() === 'postgres')('announcements that outlive the proc
     }
   });
 });
+
+// One process: nothing to announce to others, so nothing is written (and nothing would sweep it).
+describe.runIf(testEngine() === 'pglite')('announcements on the embedded default', () => {
+  it('writes no announcement rows', async () => {
+    const database = await createTestDatabase();
+    const server = await startServerOn(database);
+    try {
+      const t = server as unknown as TestServer;
+      await syncSchema(t);
+      const doc = await createDocument(t, { frontmatter: postFrontmatter({ title: 'Embedded' }) });
+      await publishDocument(t, doc.documentId);
+      expect((await database.db.query('select 1 from content_announcements')).rowCount).toBe(0);
+    } finally {
+      await server.close();
+      await database.close();
+    }
+  });
+});
