@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { isTransientConflict, retryOnConflict } from './conflict-retry.js';
 import { createContentAnnouncer } from './content-announcer.js';
-import { CONTENT_CHANGE_CHANNEL, CONTENT_CHANGED_QUERY, contentChangePayloads } from './content-changes.js';
+import {
+  CONTENT_CHANGE_CHANNEL,
+  CONTENT_CHANGED_QUERY,
+  contentChangePayloads,
+  RECORD_CONTENT_CHANGES_QUERY,
+  type RecordedContentChanges,
+} from './content-changes.js';
 import type { Db, QueryOptions, QueryResult, Transaction } from './db.js';
 import { createPostgresListener } from './postgres-listener.js';
 
@@ -25,6 +31,13 @@ export async function openPostgresDb(options: { connectionString: string; max: n
     CONTENT_CHANGE_CHANNEL,
   );
 
+  // Migration 0017's table, absent until the migrations of a new database reach it: until then the
+  // transactions record no announcement (and look again before each one).
+  const hasAnnouncementsTable = async () =>
+    (await pool.query<{ present: boolean }>("select to_regclass('content_announcements') is not null as present"))
+      .rows[0]?.present === true;
+  let durableAnnouncements = await hasAnnouncementsTable();
+
   const statements = createStatementNames();
   const toConfig = (sql: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined) => {
     const name = options?.prepare ? statements.nameOf(sql) : undefined;
@@ -38,6 +51,8 @@ export async function openPostgresDb(options: { connectionString: string; max: n
 
   /** One attempt: begin, fn, commit; rolled back on any error. */
   const attempt = async <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
+    durableAnnouncements ||= await hasAnnouncementsTable();
+    const recordChanges = durableAnnouncements ? RECORD_CONTENT_CHANGES_QUERY : CONTENT_CHANGED_QUERY;
     const client = await pool.connect();
     // A conflict aborts the whole transaction even when fn catches it (COMMIT would then quietly
     // roll back), so it is remembered here and decides the outcome.
@@ -63,13 +78,16 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       };
       const result = await fn(tx);
       if (conflict !== null) throw conflict;
-      // One round trip reads what the triggers of migration 0015 announced, then commits.
-      const [changed] = (await run(`${CONTENT_CHANGED_QUERY}; commit`)) as unknown as pg.QueryResult[];
-      const payloads = contentChangePayloads((changed?.rows[0] as { changed?: string | null } | undefined)?.changed);
+      // One round trip reads what the triggers of migration 0015 recorded, writes the announcement
+      // owed to other processes (migration 0017: it outlives this process), then commits.
+      const [recorded] = (await run(`${recordChanges}; commit`)) as unknown as pg.QueryResult[];
+      const changes = recorded?.rows[0] as RecordedContentChanges | undefined;
+      const payloads = contentChangePayloads(changes?.changed);
       // This process hears them now, before the write returns; the others through LISTEN, from
-      // `announcer`'s NOTIFY, sent once committed and batched with other transactions' payloads.
+      // `announcer`'s NOTIFY, sent once committed and batched with other transactions' payloads (or,
+      // should this process die first, by another process's sweep of the announcement row).
       for (const payload of payloads) listener.deliver(CONTENT_CHANGE_CHANNEL, payload);
-      announcer.announce(payloads);
+      announcer.announce(payloads, changes?.announcement);
       return result;
     } catch (error: unknown) {
       await client.query('rollback').catch(() => undefined);
@@ -84,8 +102,22 @@ export async function openPostgresDb(options: { connectionString: string; max: n
     // Outside a transaction a statement is its own transaction: after a conflict nothing of it remains.
     query: (sql, params, options) =>
       retryOnConflict(async () => toResult(await pool.query(toConfig(sql, params, options)))),
-    transaction: (fn) => retryOnConflict(() => attempt(fn)),
-    listen: (channel, handler, onEvent) => listener.listen(channel, handler, onEvent),
+    transaction: (fn) =>
+      retryOnConflict(async () => {
+        try {
+          return await attempt(fn);
+        } catch (error: unknown) {
+          // The table went away under us (a schema dropped and migrated again): run it without.
+          if (!isMissingAnnouncementsTable(error)) throw error;
+          durableAnnouncements = false;
+          return attempt(fn);
+        }
+      }),
+    listen: (channel, handler, onEvent) => {
+      // A process that listens keeps caches: it sweeps the announcements other processes never sent.
+      announcer.startSweeping();
+      return listener.listen(channel, handler, onEvent);
+    },
     // pg_notify inside a transaction is delivered only when it commits.
     notify: async (queryable, channel, payload) => {
       await queryable.query('select pg_notify($1, $2)', [channel, payload]);
@@ -96,6 +128,15 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       await pool.end();
     },
   };
+}
+
+/** The error of a statement that names migration 0017's table where it does not exist. */
+function isMissingAnnouncementsTable(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: string }).code === '42P01' &&
+    error.message.includes('content_announcements')
+  );
 }
 
 /**

@@ -24,8 +24,10 @@ interface Entry extends CachedAnswer {
 }
 
 /**
- * The longest an entry is served: a safety net for an announcement that never arrives (one sent after
- * COMMIT by a process that dies in between, once announcements leave the writing transaction).
+ * The longest an entry is served: a last safety net for an announcement that never arrives. A process
+ * that dies between COMMIT and its NOTIFY leaves the announcement written (migration 0017) and another
+ * process sends it within about 2 s (storage/content-announcer.ts); this covers what records none (a
+ * server older than 0017 during a rolling upgrade).
  */
 export const ENTRY_LIFETIME_MS = 5 * 60_000;
 
