@@ -243,13 +243,8 @@ function UploadRow({ item, onCancel, onShow }: { item: UploadItem; onCancel(): v
   return (
     <li className={`upload-item upload-${item.status}`}>
       <div className="upload-head">
-        <span className="upload-name">{item.file.name}</span>
-        <span className="muted"> · {formatBytes(item.file.size)}</span>
-        <span className="upload-status">
-          {' '}
-          · {STATUS_TEXT[item.status]}
-          {item.status === 'uploading' ? ` ${percent}%` : ''}
-        </span>
+        {item.file.name} · {formatBytes(item.file.size)} · {STATUS_TEXT[item.status]}
+        {item.status === 'uploading' ? ` ${percent}%` : ''}
       </div>
       {active || item.status === 'done' ? (
         <progress

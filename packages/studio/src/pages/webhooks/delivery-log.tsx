@@ -227,22 +227,24 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
                           </div>
                         ) : null}
                       </td>
-                      <td className="row-actions">
-                        <button
-                          type="button"
-                          aria-expanded={Boolean(attempts)}
-                          aria-controls={`${id}-${delivery.id}`}
-                          onClick={() => toggleAttempts(delivery)}
-                        >
-                          {attempts ? 'Hide attempts' : 'Attempts'}
-                        </button>
-                        <button
-                          type="button"
-                          disabled={delivery.status === 'pending'}
-                          onClick={() => redeliver(delivery)}
-                        >
-                          Redeliver
-                        </button>
+                      <td>
+                        <div className="row-actions">
+                          <button
+                            type="button"
+                            aria-expanded={Boolean(attempts)}
+                            aria-controls={`${id}-${delivery.id}`}
+                            onClick={() => toggleAttempts(delivery)}
+                          >
+                            {attempts ? 'Hide attempts' : 'Attempts'}
+                          </button>
+                          <button
+                            type="button"
+                            disabled={delivery.status === 'pending'}
+                            onClick={() => redeliver(delivery)}
+                          >
+                            Redeliver
+                          </button>
+                        </div>
                       </td>
                     </tr>
                     {attempts ? (

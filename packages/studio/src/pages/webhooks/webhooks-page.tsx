@@ -188,37 +188,39 @@ export function WebhooksPage() {
                   <td>
                     <time dateTime={webhook.updatedAt}>{formatTime(webhook.updatedAt)}</time>
                   </td>
-                  <td className="row-actions">
-                    <button
-                      type="button"
-                      aria-pressed={webhook.id === shown}
-                      aria-label={`Deliveries of ${webhook.url}`}
-                      onClick={() => showLog(webhook.id === shown ? null : webhook)}
-                    >
-                      Deliveries
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={`Edit ${webhook.url}`}
-                      onClick={() => startEditing({ mode: 'edit', webhook })}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={`${webhook.active ? 'Deactivate' : 'Activate'} ${webhook.url}`}
-                      onClick={() => setActive(webhook, !webhook.active)}
-                    >
-                      {webhook.active ? 'Deactivate' : 'Activate'}
-                    </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      aria-label={`Delete ${webhook.url}`}
-                      onClick={() => setDeleting(webhook)}
-                    >
-                      Delete
-                    </button>
+                  <td>
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        aria-pressed={webhook.id === shown}
+                        aria-label={`Deliveries of ${webhook.url}`}
+                        onClick={() => showLog(webhook.id === shown ? null : webhook)}
+                      >
+                        Deliveries
+                      </button>
+                      <button
+                        type="button"
+                        aria-label={`Edit ${webhook.url}`}
+                        onClick={() => startEditing({ mode: 'edit', webhook })}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        aria-label={`${webhook.active ? 'Deactivate' : 'Activate'} ${webhook.url}`}
+                        onClick={() => setActive(webhook, !webhook.active)}
+                      >
+                        {webhook.active ? 'Deactivate' : 'Activate'}
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        aria-label={`Delete ${webhook.url}`}
+                        onClick={() => setDeleting(webhook)}
+                      >
+                        Delete
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}
