@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/src/verify-webhook.js';
@@ -39,8 +40,10 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const database = await createTestDatabase();
   const lines: Array<Record<string, unknown>> = [];
+  // A known port, so CMS_PUBLIC_URL (which media urls are built from) points at this server.
+  const port = await freePort();
   const server = await startServerOn(database, {
-    env: { LOG_LEVEL: 'warn', ...env },
+    env: { LOG_LEVEL: 'warn', PORT: String(port), CMS_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     logStream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
   });
   const setupUrl = lines.find((line) => typeof line.setupUrl === 'string')?.setupUrl as string | undefined;
@@ -54,6 +57,14 @@ async function startServer(env: Record<string, string>): Promise<Server> {
       await database.close();
     },
   };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createTcpServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 0;
 }
 
 /**
@@ -188,7 +199,10 @@ describe('media library and webhooks in Chromium', () => {
     await pager.getByText('1–1 of 1 file').waitFor();
     expect(await names()).toEqual(['walrus-photo.png']);
     expect(new URL(page.url()).searchParams.get('category')).toBe('image');
-    await expect.poll(() => files.locator('img').count()).toBe(1);
+    // Images show their thumbnail (loaded from the asset's address).
+    await expect
+      .poll(() => files.locator('img').evaluateAll((images) => images.map((i) => (i as HTMLImageElement).naturalWidth)))
+      .toEqual([1]);
 
     await page.getByLabel('Category').selectOption('document');
     await pager.getByText('1–2 of 2 files').waitFor();
@@ -236,8 +250,7 @@ describe('media library and webhooks in Chromium', () => {
 
   it('shows a file’s details, copies its address, and deletes it after confirmation', async () => {
     const walrus = (await api('GET', '/media?q=walrus')).body.data[0] as { id: string; url: string };
-    // The asset's url is built from CMS_PUBLIC_URL, which a test server on a random port cannot know.
-    const file = () => fetch(`${server.url}${new URL(walrus.url).pathname}`);
+    const file = () => fetch(walrus.url);
     await page.getByRole('button', { name: /^walrus-photo\.png/ }).click();
     const details = page.getByRole('complementary', { name: 'walrus-photo.png' });
     await details.waitFor();
