@@ -92,7 +92,7 @@ describe('media library and webhooks in Chromium', () => {
   /** At 768 px nothing is cut off sideways; back to 1280 after. */
   const expectFitsAt768 = async () => {
     await page.setViewportSize({ width: 768, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
     expect(overflow).toBeLessThanOrEqual(0);
     await expectAccessible();
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -160,11 +160,10 @@ describe('media library and webhooks in Chromium', () => {
     );
 
     // One dropped on the page.
-    const dropped = await page.evaluateHandle(() => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File(['a,b\n1,2\n'], 'figures.csv', { type: 'text/csv' }));
-      return transfer;
-    });
+    // Page code as text: the tests are compiled without the DOM's types.
+    const dropped = await page.evaluateHandle(
+      "(() => { const t = new DataTransfer(); t.items.add(new File(['a,b\\n1,2\\n'], 'figures.csv', { type: 'text/csv' })); return t; })()",
+    );
     await page.locator('.drop-zone').dispatchEvent('dragover', { dataTransfer: dropped });
     await page.locator('.drop-zone').dispatchEvent('drop', { dataTransfer: dropped });
     await uploads.getByText('figures.csv · 8 bytes · Uploaded').waitFor();
@@ -201,7 +200,11 @@ describe('media library and webhooks in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('category')).toBe('image');
     // Images show their thumbnail (loaded from the asset's address).
     await expect
-      .poll(() => files.locator('img').evaluateAll((images) => images.map((i) => (i as HTMLImageElement).naturalWidth)))
+      .poll(() =>
+        files
+          .locator('img')
+          .evaluateAll((images) => images.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth)),
+      )
       .toEqual([1]);
 
     await page.getByLabel('Category').selectOption('document');
@@ -259,7 +262,7 @@ describe('media library and webhooks in Chromium', () => {
     expect(await details.getByLabel('Address').inputValue()).toBe(walrus.url);
     await details.getByRole('button', { name: 'Copy address' }).click();
     await details.getByText('Copied.').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(walrus.url);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(walrus.url);
     await expectAccessible();
     await screenshots(page, 'media-details');
     await expectFitsAt768();
@@ -318,7 +321,7 @@ describe('media library and webhooks in Chromium', () => {
     const secret = await secretPanel.getByLabel('Secret').inputValue();
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await secretPanel.getByRole('button', { name: 'Copy secret' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
     await expectAccessible();
     await screenshots(page, 'webhooks-secret');
     await secretPanel.getByRole('button', { name: 'I have stored it' }).click();
