@@ -7,7 +7,9 @@ import { EditorPage } from './pages/editor-page.js';
 import { HistoryPage } from './pages/history-page.js';
 import { InvitePage } from './pages/invite-page.js';
 import { LoginPage } from './pages/login-page.js';
+import { MediaLibraryPage } from './pages/media/media-library-page.js';
 import { SetupPage } from './pages/setup-page.js';
+import { WebhooksPage } from './pages/webhooks/webhooks-page.js';
 import { match, navigate, useLocation } from './router.js';
 import { StudioProvider } from './state/studio-context.js';
 import { AuthCard } from './ui/auth-card.js';
@@ -68,6 +70,8 @@ export function App() {
 
 function SignedInRoutes({ path }: { path: string }) {
   if (path === '/' || path === '') return <DashboardPage />;
+  if (path === '/media') return <MediaLibraryPage />;
+  if (path === '/settings/webhooks') return <WebhooksPage />;
   let params = match('/content/:type/:id/history', path);
   if (params) return <HistoryPage key={params.id} type={params.type as string} id={params.id as string} />;
   params = match('/content/:type/:id', path);

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { labelOf } from '../ui/shell.js';
 import type { ArrayItems, FieldMetadata } from './core-schema.js';
+import { MediaPicker } from './media-picker.js';
 import { errorKey, type Path } from './paths.js';
 import { ReferencePicker } from './reference-picker.js';
 
@@ -159,6 +160,14 @@ export function FieldInput(props: FieldProps) {
               onChange={(e) => onChange(path, e.target.value === '' && !required ? undefined : e.target.value)}
             />
           )}
+          {/* A media field is a string holding the file's address (a `url` check): offer the library. */}
+          {checks.some((c) => c.type === 'url') ? (
+            <MediaPicker
+              buttonLabel={`Choose media for ${label}`}
+              verb="Choose"
+              onInsert={(a) => onChange(path, a.url)}
+            />
+          ) : null}
           {errorLine}
         </div>
       );

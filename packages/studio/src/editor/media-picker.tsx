@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { type MediaAsset, media } from '../api/index.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice } from '../ui/notice.js';
@@ -16,16 +16,22 @@ export function markdownFor(asset: MediaAsset): string {
 
 /**
  * "Insert media": a dialog over the project's media library (`cms.media.list`, newest first,
- * searchable by file name); choosing an asset hands its markdown to `onInsert`.
+ * searchable by file name); choosing an asset hands it to `onInsert` (the body inserts its
+ * markdown, a field takes its address). `buttonLabel` and `verb` name the action for a field.
  */
 export function MediaPicker({
   onInsert,
   imagesOnly = false,
+  buttonLabel = 'Insert media',
+  verb = 'Insert',
 }: {
   onInsert(asset: MediaAsset): void;
   imagesOnly?: boolean;
+  buttonLabel?: string;
+  verb?: string;
 }) {
   const { target } = useStudio();
+  const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const [term, setTerm] = useState('');
@@ -82,13 +88,13 @@ export function MediaPicker({
   return (
     <>
       <button type="button" onClick={show}>
-        Insert media
+        {buttonLabel}
       </button>
-      <dialog ref={dialog} aria-labelledby="media-title" onClose={() => setOpen(false)} className="media-dialog">
-        <h2 id="media-title">Media library</h2>
+      <dialog ref={dialog} aria-labelledby={`${id}-title`} onClose={() => setOpen(false)} className="media-dialog">
+        <h2 id={`${id}-title`}>Media library</h2>
         <form onSubmit={search}>
-          <label htmlFor="media-search">Search media by file name</label>
-          <input id="media-search" type="search" value={term} onChange={(event) => setTerm(event.target.value)} />
+          <label htmlFor={`${id}-search`}>Search media by file name</label>
+          <input id={`${id}-search`} type="search" value={term} onChange={(event) => setTerm(event.target.value)} />
           <button type="submit">Search</button>
         </form>
         {error ? <ErrorNotice error={error} /> : null}
@@ -108,7 +114,9 @@ export function MediaPicker({
                 }}
               >
                 {asset.mimeType.startsWith('image/') ? <img src={asset.url} alt="" loading="lazy" /> : null}
-                <span>Insert {asset.filename}</span>
+                <span>
+                  {verb} {asset.filename}
+                </span>
               </button>
             </li>
           ))}

@@ -72,6 +72,16 @@ export function Shell({ children }: { children: ReactNode }) {
                 Dashboard
               </Link>
             </li>
+            <li>
+              <Link to="/media" aria-current={path === '/media' ? 'page' : undefined}>
+                Media library
+              </Link>
+            </li>
+            <li>
+              <Link to="/settings/webhooks" aria-current={path === '/settings/webhooks' ? 'page' : undefined}>
+                Webhooks
+              </Link>
+            </li>
             {types.map((type) => {
               const to = `/content/${encodeURIComponent(type.name)}`;
               return (

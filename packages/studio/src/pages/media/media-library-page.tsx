@@ -1,0 +1,321 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import type { ApiError } from '../../api/index.js';
+import { navigate, useLocation } from '../../router.js';
+import { toApiError, useStudio } from '../../state/studio-context.js';
+import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { formatTime } from '../dashboard-page.js';
+import {
+  MEDIA_CATEGORIES,
+  MEDIA_PAGE_SIZE,
+  type MediaAsset,
+  type MediaCategory,
+  type MediaListQuery,
+  mediaLibrary,
+} from './media-api.js';
+import { MediaDetails } from './media-details.js';
+import { CATEGORY_LABELS, CategoryIcon, formatBytes } from './media-format.js';
+import { type ImageLimit, MediaUploader } from './media-uploader.js';
+
+type Sort = NonNullable<MediaListQuery['sort']>;
+const SORTS: Record<Sort, { label: string; order: 'asc' | 'desc' }> = {
+  uploadedAt: { label: 'Upload time', order: 'desc' },
+  filename: { label: 'File name', order: 'asc' },
+  sizeBytes: { label: 'Size', order: 'desc' },
+};
+
+type Listing = { state: 'loading' } | { state: 'ready'; data: MediaAsset[]; total: number };
+
+/** Who uploaded: the signed-in person, and everyone else the caller may list. */
+interface Uploader {
+  id: string;
+  label: string;
+}
+
+/**
+ * `/media`: the environment's media library. Upload (picker or drop, several at once, with
+ * progress and the project's image limit said first), every filter of `GET /api/v1/media` kept in
+ * the address, pages, and the details of one file with its address to copy, and delete.
+ */
+export function MediaLibraryPage() {
+  const { target, bootstrap } = useStudio();
+  const { query } = useLocation();
+  const q = query.get('q') ?? '';
+  const category = (query.get('category') ?? '') as MediaCategory | '';
+  const uploadedBy = query.get('uploadedBy') ?? '';
+  const uploadedFrom = query.get('uploadedFrom') ?? '';
+  const uploadedTo = query.get('uploadedTo') ?? '';
+  const sort = (query.get('sort') ?? 'uploadedAt') as Sort;
+  const order = (query.get('order') ?? SORTS[sort]?.order ?? 'desc') as 'asc' | 'desc';
+  const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
+
+  const [searchText, setSearchText] = useState(q);
+  const [listing, setListing] = useState<Listing>({ state: 'loading' });
+  const [error, setError] = useState<ApiError | null>(null);
+  const [reload, setReload] = useState(0);
+  const [selected, setSelected] = useState<MediaAsset | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [limit, setLimit] = useState<ImageLimit>({ state: 'loading' });
+  const [uploaders, setUploaders] = useState<Uploader[]>([]);
+  const me = bootstrap.me;
+
+  useEffect(() => setSearchText(q), [q]);
+
+  useEffect(() => {
+    let live = true;
+    setLimit({ state: 'loading' });
+    mediaLibrary.settings(target).then(
+      (settings) => live && setLimit({ state: 'known', bytes: settings.mediaImageMaxBytes }),
+      (caught) => live && setLimit({ state: 'unknown', error: toApiError(caught) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [target]);
+
+  useEffect(() => {
+    let live = true;
+    const mine: Uploader = { id: me.principalId, label: `Me (${me.email ?? me.label ?? me.principalId})` };
+    setUploaders([mine]);
+    if (!me.capabilities['users.manage']) return;
+    mediaLibrary.users().then(
+      (users) =>
+        live &&
+        setUploaders([
+          mine,
+          ...users.data
+            .filter((user) => user.id !== me.principalId)
+            .map((user) => ({ id: user.id, label: user.email })),
+        ]),
+      // Without the list, the filter still offers "Me" and any uploader chosen from a file's details.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [me]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reload re-runs the query after an upload or a delete
+  useEffect(() => {
+    let live = true;
+    setListing({ state: 'loading' });
+    setError(null);
+    mediaLibrary
+      .list(target, {
+        ...(q ? { q } : {}),
+        ...(category ? { category } : {}),
+        ...(uploadedBy ? { uploadedBy } : {}),
+        ...(uploadedFrom ? { uploadedFrom } : {}),
+        ...(uploadedTo ? { uploadedTo } : {}),
+        sort,
+        order,
+        limit: MEDIA_PAGE_SIZE,
+        offset: (page - 1) * MEDIA_PAGE_SIZE,
+      })
+      .then(
+        (answer) => live && setListing({ state: 'ready', data: answer.data, total: answer.pagination.total }),
+        (caught) => {
+          if (!live) return;
+          setError(toApiError(caught));
+          setListing({ state: 'ready', data: [], total: 0 });
+        },
+      );
+    return () => {
+      live = false;
+    };
+  }, [target, q, category, uploadedBy, uploadedFrom, uploadedTo, sort, order, page, reload]);
+
+  // Another environment has other files.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a target change clears the selection
+  useEffect(() => setSelected(null), [target]);
+
+  const setQuery = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(query);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null || value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    if (!('page' in changes)) next.delete('page');
+    const text = next.toString();
+    navigate(`/media${text ? `?${text}` : ''}`, { replace: true });
+  };
+
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    setQuery({ q: searchText.trim() || null });
+  };
+
+  const filtered = Boolean(q || category || uploadedBy || uploadedFrom || uploadedTo);
+  const total = listing.state === 'ready' ? listing.total : 0;
+  const first = total === 0 ? 0 : (page - 1) * MEDIA_PAGE_SIZE + 1;
+  const last = Math.min(total, page * MEDIA_PAGE_SIZE);
+  const uploaderOptions =
+    uploadedBy && !uploaders.some((u) => u.id === uploadedBy)
+      ? [...uploaders, { id: uploadedBy, label: uploadedBy }]
+      : uploaders;
+  const uploaderLabel = (id: string) => uploaderOptions.find((u) => u.id === id)?.label ?? id;
+
+  return (
+    <>
+      <div className="page-header">
+        <h1>Media library</h1>
+        <span className="muted">
+          {target.project} · {target.environment}
+        </span>
+      </div>
+      <MediaUploader
+        target={target}
+        limit={limit}
+        onUploaded={() => setReload((n) => n + 1)}
+        onShow={(asset) => setSelected(asset)}
+      />
+      <h2>Files</h2>
+      <form className="toolbar" aria-label="Search media" onSubmit={submitSearch}>
+        <label className="grow">
+          <span>Search file names</span>
+          <input type="search" value={searchText} onChange={(e) => setSearchText(e.target.value)} />
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      <div className="toolbar media-filters">
+        <label>
+          <span>Category</span>
+          <select value={category} onChange={(e) => setQuery({ category: e.target.value })}>
+            <option value="">All categories</option>
+            {MEDIA_CATEGORIES.map((name) => (
+              <option key={name} value={name}>
+                {CATEGORY_LABELS[name]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Uploaded by</span>
+          <select value={uploadedBy} onChange={(e) => setQuery({ uploadedBy: e.target.value })}>
+            <option value="">Anyone</option>
+            {uploaderOptions.map((uploader) => (
+              <option key={uploader.id} value={uploader.id}>
+                {uploader.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Uploaded from</span>
+          <input
+            type="date"
+            value={uploadedFrom}
+            max={uploadedTo || undefined}
+            onChange={(e) => setQuery({ uploadedFrom: e.target.value })}
+          />
+        </label>
+        <label>
+          <span>Uploaded to</span>
+          <input
+            type="date"
+            value={uploadedTo}
+            min={uploadedFrom || undefined}
+            onChange={(e) => setQuery({ uploadedTo: e.target.value })}
+          />
+        </label>
+        <label>
+          <span>Sort by</span>
+          <select
+            value={sort}
+            onChange={(e) => setQuery({ sort: e.target.value, order: SORTS[e.target.value as Sort].order })}
+          >
+            {Object.entries(SORTS).map(([value, { label }]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Order</span>
+          <select value={order} onChange={(e) => setQuery({ order: e.target.value })}>
+            <option value="desc">Descending</option>
+            <option value="asc">Ascending</option>
+          </select>
+        </label>
+        {filtered ? (
+          <button
+            type="button"
+            onClick={() =>
+              setQuery({ q: null, category: null, uploadedBy: null, uploadedFrom: null, uploadedTo: null })
+            }
+          >
+            Clear filters
+          </button>
+        ) : null}
+      </div>
+      <p className="muted">Dates are whole days in UTC; “Uploaded to” includes its day.</p>
+      <ErrorNotice error={error} />
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <div className={`media-layout${selected ? ' media-layout-details' : ''}`}>
+        <div>
+          {listing.state === 'loading' ? <Loading /> : null}
+          {listing.state === 'ready' && listing.data.length === 0 && !error ? (
+            <Empty>{filtered ? 'No file matches these filters.' : 'No files here yet: upload the first above.'}</Empty>
+          ) : null}
+          {listing.state === 'ready' && listing.data.length > 0 ? (
+            <ul className="media-library-grid" aria-label="Files">
+              {listing.data.map((asset) => (
+                <li key={asset.id}>
+                  <button
+                    type="button"
+                    className="media-tile"
+                    aria-pressed={selected?.id === asset.id}
+                    onClick={() => {
+                      setNotice(null);
+                      setSelected(asset);
+                    }}
+                  >
+                    <span className="media-thumb">
+                      {asset.category === 'image' ? (
+                        <img src={asset.url} alt="" loading="lazy" />
+                      ) : (
+                        <CategoryIcon asset={asset} />
+                      )}
+                    </span>
+                    <span className="media-name">{asset.filename}</span>
+                    <span className="muted media-meta">
+                      {CATEGORY_LABELS[asset.category]} · {formatBytes(asset.sizeBytes)} ·{' '}
+                      <time dateTime={asset.uploadedAt}>{formatTime(asset.uploadedAt)}</time>
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {total > 0 ? (
+            <nav className="pager" aria-label="Pages">
+              <span role="status">
+                {first}–{last} of {total} {total === 1 ? 'file' : 'files'}
+              </span>
+              <button type="button" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) })}>
+                Previous page
+              </button>
+              <button type="button" disabled={last >= total} onClick={() => setQuery({ page: String(page + 1) })}>
+                Next page
+              </button>
+            </nav>
+          ) : null}
+        </div>
+        {selected ? (
+          <MediaDetails
+            key={selected.id}
+            asset={selected}
+            uploaderLabel={uploaderLabel(selected.uploadedBy)}
+            onFilterUploader={() => setQuery({ uploadedBy: selected.uploadedBy })}
+            onClose={() => setSelected(null)}
+            onDeleted={(asset) => {
+              setSelected(null);
+              setNotice(`Deleted ${asset.filename}. Its address no longer works.`);
+              setReload((n) => n + 1);
+            }}
+          />
+        ) : null}
+      </div>
+    </>
+  );
+}
