@@ -1,5 +1,7 @@
 import { CONTENT_ENVIRONMENTS_SERVICE } from '../core-system/environments.service.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
+import { documentBatchActions } from './documents/documents-batch.actions.js';
+import { createDocumentsBatchService } from './documents/documents-batch.service.js';
 import { createDocumentLifecycleService } from './documents/document-lifecycle.service.js';
 import { documentVersionActions } from './documents/document-versions.actions.js';
 import { createDocumentVersionsService } from './documents/document-versions.service.js';
@@ -30,6 +32,7 @@ export async function setupContentArea(deps: ServerDeps, shared: DomainShared): 
     actions: [
       ...schemaActions(schema),
       ...documentActions(documents, lifecycle),
+      ...documentBatchActions(createDocumentsBatchService(documentDeps)),
       ...documentVersionActions(lifecycle, versions),
       ...promoteActions(promotion),
       ...contentMigrationActions(migrations),

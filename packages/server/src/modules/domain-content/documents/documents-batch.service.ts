@@ -1,0 +1,76 @@
+import { type BatchOperation, type BatchResult, CmsError, type ContentBatchResult } from '@cms/core';
+import type { RequestContext } from '../../../http/request-context.js';
+import { type Db, withTransaction } from '../../../storage/db.js';
+import { requireTarget } from './document-context.js';
+import { assertSchemaHash } from './document-validation.js';
+import { createDocumentsService, type DocumentsDeps } from './documents.service.js';
+
+/** `POST /content/batch` body plus the `X-CMS-Schema-Hash` header. */
+export interface ContentBatchInput {
+  operations: readonly BatchOperation[];
+  schemaHash: string | undefined;
+}
+
+/**
+ * Many draft creates and updates in one transaction (one commit instead of one per document), each
+ * behind its own savepoint: an operation that fails (stale revision, path taken, invalid
+ * frontmatter, unknown document) is rolled back alone and answered with the code the single route
+ * would give, and the others are kept. Each operation runs exactly as `POST /content` or
+ * `PUT /content/{documentId}` does (same validation, events and revision check), since it calls the
+ * same service inside the batch's transaction. A schema hash that does not match refuses the whole
+ * batch (409) before anything is written. Errors that are not the API's (a bug, a lost connection)
+ * fail the whole request and roll everything back.
+ */
+export function createDocumentsBatchService(deps: DocumentsDeps) {
+  return {
+    async apply(ctx: RequestContext, input: ContentBatchInput): Promise<ContentBatchResult> {
+      const target = requireTarget(ctx);
+      return withTransaction(deps.db, async (tx) => {
+        assertSchemaHash(await deps.schemas.load(tx, target), input.schemaHash);
+        // The same service on this transaction: it only hands `db` to `withTransaction`, which joins it.
+        const documents = createDocumentsService({ ...deps, db: tx as unknown as Db });
+        // Built afresh on every attempt: PostgreSQL may run this function again after a deadlock.
+        const results: BatchResult[] = [];
+        for (const operation of input.operations) {
+          await tx.query('savepoint cms_batch_operation');
+          try {
+            const document =
+              operation.op === 'create'
+                ? await documents.create(ctx, {
+                    ...withoutOp(operation),
+                    format: operation.format ?? 'md',
+                    body: operation.body ?? '',
+                    schemaHash: input.schemaHash,
+                  })
+                : await documents.update(ctx, { ...withoutOp(operation), schemaHash: input.schemaHash });
+            await tx.query('release savepoint cms_batch_operation');
+            results.push({
+              ok: true,
+              status: operation.op === 'create' ? 201 : 200,
+              document: document as unknown as Extract<BatchResult, { ok: true }>['document'],
+            });
+          } catch (error) {
+            if (!(error instanceof CmsError)) throw error;
+            await tx.query('rollback to savepoint cms_batch_operation');
+            await tx.query('release savepoint cms_batch_operation');
+            results.push({
+              ok: false,
+              status: error.status,
+              error: { code: error.code, message: error.message, details: { ...error.details } },
+            });
+          }
+        }
+        const applied = results.filter((r) => r.ok).length;
+        return { results, applied, failed: results.length - applied };
+      });
+    },
+  };
+}
+
+function withoutOp<T extends { op: string }>(operation: T): Omit<T, 'op'> {
+  const { op: _op, ...rest } = operation;
+  return rest;
+}
+
+/** The batch service's type, for the action factory. */
+export type DocumentsBatchService = ReturnType<typeof createDocumentsBatchService>;
