@@ -1,14 +1,7 @@
 import { MAX_BATCH_OPERATIONS } from '@cms/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import {
-  createDocument,
-  hashHeader,
-  outboxEvents,
-  postFrontmatter,
-  syncSchema,
-  uniquePath,
-} from './fixtures.js';
+import { createDocument, hashHeader, outboxEvents, postFrontmatter, syncSchema, uniquePath } from './fixtures.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -85,7 +78,11 @@ describe('POST /content/batch', () => {
     ]);
     expect(response.status).toBe(200);
     const [conflict, ok] = response.body.data.results;
-    expect(conflict).toMatchObject({ ok: false, status: 409, error: { code: 'CONFLICT', details: { draftRevision: 2 } } });
+    expect(conflict).toMatchObject({
+      ok: false,
+      status: 409,
+      error: { code: 'CONFLICT', details: { draftRevision: 2 } },
+    });
     expect(ok).toMatchObject({ ok: true, document: { draftRevision: 2, body: 'ok' } });
     expect(response.body.data).toMatchObject({ applied: 1, failed: 1 });
     expect(await draftOf(stale.documentId)).toMatchObject({

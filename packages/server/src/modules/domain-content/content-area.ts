@@ -1,12 +1,12 @@
 import { CONTENT_ENVIRONMENTS_SERVICE } from '../core-system/environments.service.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
-import { documentBatchActions } from './documents/documents-batch.actions.js';
-import { createDocumentsBatchService } from './documents/documents-batch.service.js';
 import { createDocumentLifecycleService } from './documents/document-lifecycle.service.js';
 import { documentVersionActions } from './documents/document-versions.actions.js';
 import { createDocumentVersionsService } from './documents/document-versions.service.js';
 import { documentActions } from './documents/documents.actions.js';
 import { createDocumentsService } from './documents/documents.service.js';
+import { documentBatchActions } from './documents/documents-batch.actions.js';
+import { createDocumentsBatchService } from './documents/documents-batch.service.js';
 import type { DomainShared } from './domain-shared.js';
 import { createEnvironmentCloneService } from './environments/environment-clone.service.js';
 import { createEnvironmentPromoteService } from './environments/environment-promote.service.js';
