@@ -47,15 +47,19 @@ export function selectDocuments(
       hints.add('Run `cms push` first so the file has a document, then publish it.');
       continue;
     }
+    // Close names: the same last segment in a file name or a path (a typo of the folder, a missing prefix).
+    const last = serverPath.split('/').pop() ?? serverPath;
     const near = documents
-      .filter((e) => e.file.includes(serverPath) || e.path.endsWith(`/${serverPath}`) || serverPath.endsWith(e.path))
+      .filter((e) => {
+        const base = (e.file.split('/').pop() ?? '').split('.')[0] ?? '';
+        return base === last || e.path.endsWith(`/${serverPath}`) || serverPath.endsWith(`/${e.path}`);
+      })
       .slice(0, 3);
     problems.push(`"${arg}" is neither a tracked file or folder nor the server path of a tracked document`);
     hints.add(
-      near.length > 0
-        ? `Did you mean ${near.map((e) => `${e.file} (path ${e.path})`).join(', ')}?`
-        : 'Pass a file (content/posts/hello.md), a folder, or a server path (hello); `cms status` lists what is tracked.',
+      'Pass a file (content/posts/hello.md), a folder, or a server path (hello, or post:hello); `cms status` lists what is tracked.',
     );
+    if (near.length > 0) hints.add(`Did you mean ${near.map((e) => `${e.file} (path ${e.path})`).join(', ')}?`);
   }
   if (problems.length > 0) {
     throw new CliError('NOT_TRACKED', `Cannot publish: ${problems.join('; ')}.`, {
