@@ -1,6 +1,7 @@
 import { type BatchOperation, type BatchResult, CmsError, type ContentBatchResult } from '@cms/core';
 import type { RequestContext } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
+import type { SchemaReader } from '../schema/schema-reader.js';
 import { requireTarget } from './document-context.js';
 import { assertSchemaHash } from './document-validation.js';
 import { createDocumentsService, type DocumentsDeps } from './documents.service.js';
@@ -25,9 +26,18 @@ export function createDocumentsBatchService(deps: DocumentsDeps) {
     async apply(ctx: RequestContext, input: ContentBatchInput): Promise<ContentBatchResult> {
       const target = requireTarget(ctx);
       return withTransaction(deps.db, async (tx) => {
-        assertSchemaHash(await deps.schemas.load(tx, target), input.schemaHash);
+        const schema = await deps.schemas.load(tx, target);
+        assertSchemaHash(schema, input.schemaHash);
+        // Every operation is checked against the schema whose hash was just checked: one lookup per
+        // batch instead of one per document, and one schema for the whole batch.
+        const schemas: SchemaReader = {
+          find: (t) => deps.schemas.find(t),
+          load: async () => schema,
+          validatorFor: (s, type) => deps.schemas.validatorFor(s, type),
+          invalidate: () => deps.schemas.invalidate(),
+        };
         // The same service on this transaction: it only hands `db` to `withTransaction`, which joins it.
-        const documents = createDocumentsService({ ...deps, db: tx as unknown as Db });
+        const documents = createDocumentsService({ ...deps, schemas, db: tx as unknown as Db });
         // Built afresh on every attempt: PostgreSQL may run this function again after a deadlock.
         const results: BatchResult[] = [];
         for (const operation of input.operations) {
