@@ -6,7 +6,8 @@
  *   node scripts/bench/cli-sync.mjs            # BENCH_CLI_DOCS=10000 posts (+300 authors), PostgreSQL
  *   BENCH_CLI_DOCS=200 BENCH_CLI_ENGINE=pglite node scripts/bench/cli-sync.mjs
  *
- * Settings: BENCH_CLI_DOCS (posts), BENCH_CLI_ENGINE (`postgres` or `pglite`; PostgreSQL falls back to
+ * Settings: BENCH_CLI_DOCS (posts), BENCH_CLI_COMPARE (e.g. `0,50`: push the edits again under each
+ * CMS_BATCH_SIZE, 0 being one request per document, on the same server and load), BENCH_CLI_ENGINE (`postgres` or `pglite`; PostgreSQL falls back to
  * PGlite when it does not answer), BENCH_DATABASE_URL, BENCH_POOL_MAX (server pool, 10), BENCH_CLI_CONCURRENCY (the CLI's --concurrency),
  * BENCH_CLI_NODE_ARGS (Node flags for the CLI process alone, e.g. `--cpu-prof --cpu-prof-dir=<dir>`).
  * Needs `npm run build` and `npx tsc -b packages/cli` first. Prints one JSON line with the timings.
@@ -124,10 +125,25 @@ async function main() {
     }
     log(`push: ${posts.length} updates in ${push.ms} ms (server CPU ${push.serverCpuMs} ms)`);
 
+    // BENCH_CLI_COMPARE="0,25": push the edits again under each CMS_BATCH_SIZE, on the same server and load.
+    const compare = {};
+    for (const size of (process.env.BENCH_CLI_COMPARE ?? '').split(',').filter(Boolean)) {
+      for (const file of posts) await writeFile(file, `${await readFile(file, 'utf8')}Edited again (${size}).\n`);
+      const again = await step(server, () => cms(['push'], dir, { ...env, CMS_BATCH_SIZE: size }));
+      if (again.code !== 0 || again.json.data.summary.updated !== posts.length) {
+        throw new Error(
+          `push (CMS_BATCH_SIZE=${size}) failed: ${JSON.stringify(again.json.data?.summary ?? again.json)}`,
+        );
+      }
+      compare[size] = again.ms;
+      log(
+        `push with CMS_BATCH_SIZE=${size}: ${posts.length} updates in ${again.ms} ms (server CPU ${again.serverCpuMs} ms)`,
+      );
+    }
     const repull = await cms(['pull'], dir, env);
     log(`pull after push: ${repull.json.data.applied.length} files changed in ${repull.ms} ms`);
     process.stdout.write(
-      `${JSON.stringify({ engine, posts: docs, documents: files.length, concurrency: Number(concurrency), pullMs: pull.ms, noopPushMs: noop.ms, pushMs: push.ms, pullServerCpuMs: pull.serverCpuMs, pushServerCpuMs: push.serverCpuMs, loadAverage: loadavg().map((l) => Number(l.toFixed(1))), updated: posts.length, repullMs: repull.ms })}\n`,
+      `${JSON.stringify({ engine, posts: docs, documents: files.length, concurrency: Number(concurrency), pullMs: pull.ms, noopPushMs: noop.ms, pushMs: push.ms, pullServerCpuMs: pull.serverCpuMs, pushServerCpuMs: push.serverCpuMs, loadAverage: loadavg().map((l) => Number(l.toFixed(1))), updated: posts.length, repullMs: repull.ms, ...(Object.keys(compare).length ? { pushMsByBatchSize: compare } : {}) })}\n`,
     );
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ export * from './wire/auth.routes.js';
 export * from './wire/catalog.routes.js';
 export * from './wire/cli-auth.routes.js';
 export * from './wire/content.routes.js';
+export * from './wire/content-batch.routes.js';
 export * from './wire/define-route.js';
 export * from './wire/envelopes.js';
 export * from './wire/environments.routes.js';

@@ -4,7 +4,7 @@
  * unreachable") and adds what sync needs (every page of a type, the schema hash per write).
  * `action run` alone goes through the small HttpClient: it calls routes the SDK does not name.
  */
-import type { Document, ResolvedSchema, SchemaType } from '@cms/core';
+import type { BatchOperation, ContentBatchResult, Document, ResolvedSchema, SchemaType } from '@cms/core';
 import { CmsError, CmsNetworkError, CmsTimeoutError, createClient } from '@cms/sdk';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { ApiError } from './api-error.js';
@@ -111,6 +111,16 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
         input: { frontmatter: Record<string, unknown>; body: string; draftRevision: number },
         schemaHash: string,
       ) => run(async () => cast<RemoteDocument>(await client.content.update(id, input as never, withHash(schemaHash)))),
+      /**
+       * `POST /content/batch`: creates and updates, one transaction on the server, one result per
+       * operation. The SDK does not name the route yet, so it goes through the HttpClient (same
+       * retries on 429/503). A server without the route answers 404 or 405: callers fall back.
+       */
+      batch: (operations: BatchOperation[], schemaHash: string) =>
+        http.request<ContentBatchResult>('POST', '/api/v1/content/batch', {
+          body: { operations },
+          headers: { 'x-cms-schema-hash': schemaHash },
+        }),
       delete: (id: string) => run(() => client.content.delete(id)),
       publish: (id: string, changeSummary?: string) =>
         run(async () =>

@@ -1,17 +1,17 @@
-/** `cms publish <path...>`: publishes the documents behind files the manifest tracks. */
+/** `cms publish <path...>`: publishes tracked documents, named by file, folder or server path. */
 import type { Command } from 'commander';
 import { isApiError } from '../api/api-error.js';
 import { mapLimit } from '../api/limiter.js';
-import { CliError, EXIT } from '../cli/exit-codes.js';
+import { EXIT } from '../cli/exit-codes.js';
 import { action } from '../cli/run-command.js';
 import { manifestPath, readManifest, writeManifest } from '../sync/manifest.js';
-import { toRootRelative } from '../sync/paths.js';
+import { selectDocuments } from '../sync/select-documents.js';
 
 export function registerContentCommands(program: Command): void {
   program
     .command('publish')
     .description('Publish the documents of these files (push them first)')
-    .argument('<paths...>', 'files or folders of tracked documents')
+    .argument('<paths...>', 'tracked files or folders, or server paths (hello-world, post:hello-world)')
     .option('-m, --message <text>', 'change summary recorded with the version')
     .action(
       action(async (ctx, paths, opts) => {
@@ -20,17 +20,11 @@ export function registerContentCommands(program: Command): void {
         const root = ctx.config?.contentRoot ?? ctx.cwd;
         const file = manifestPath(ctx.config?.dir ?? ctx.cwd, project, environment);
         const manifest = await readManifest(file, { project, environment, serverUrl });
-        const wanted = (paths as string[]).map((p) => toRootRelative(ctx.cwd, root, p));
-        const entries = Object.values(manifest.documents).filter((e) =>
-          wanted.some((w) => e.file === w || e.file.startsWith(`${w}/`) || w === ''),
-        );
-        const unknown = wanted.filter((w) => !entries.some((e) => e.file === w || e.file.startsWith(`${w}/`)));
-        if (unknown.length > 0) {
-          throw new CliError('NOT_TRACKED', `Not tracked documents: ${unknown.join(', ')}`, {
-            exitCode: EXIT.usage,
-            hint: 'Run `cms push` first so the files have documents on the server.',
-          });
-        }
+        const { entries } = selectDocuments(paths as string[], Object.values(manifest.documents), {
+          cwd: ctx.cwd,
+          root,
+          manifestFile: file,
+        });
         const message = (opts as { message?: string }).message;
         const results = await mapLimit(entries, ctx.concurrency, async (entry) => {
           try {

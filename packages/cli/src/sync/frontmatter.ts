@@ -94,15 +94,44 @@ function toEol(text: string, eol: string): string {
   return eol === '\n' ? text : text.replace(/\r?\n/g, eol);
 }
 
-/** Canonical YAML text for frontmatter, in the given key order. */
-export function writeYaml(frontmatter: Record<string, unknown>): string {
+/** A date (`2024-01-01`) or an ISO 8601 date-time with a zone: a YAML 1.1 timestamp when plain. */
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * YAML text of a mapping, written for YAML 1.1 readers, except that values of date fields
+ * (`dateKeys`) that are dates stay plain: `date: 2024-01-01`, as a person writes it and as site
+ * generators that want a YAML timestamp (Astro's `z.date()`) read it. Read back with the 1.2 core
+ * schema it is the same string, so the round trip is exact.
+ */
+function stringifyMapping(value: Record<string, unknown>, dateKeys: ReadonlySet<string>): string {
+  const plain = new Map<string, string>();
+  const nonce = Math.random().toString(36).slice(2);
+  const shown: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (dateKeys.has(key) && typeof item === 'string' && PLAIN_DATE.test(item)) {
+      const token = `cmsdate${nonce}x${plain.size}`;
+      plain.set(token, item);
+      shown[key] = token;
+    } else shown[key] = item;
+  }
+  let text = stringify(shown, WRITE_OPTIONS as never);
+  for (const [token, date] of plain) text = text.replace(token, date);
+  return text;
+}
+
+/** Canonical YAML text for frontmatter, in the given key order; date fields' dates stay plain. */
+export function writeYaml(frontmatter: Record<string, unknown>, dateKeys: ReadonlySet<string> = new Set()): string {
   if (Object.keys(frontmatter).length === 0) return '';
-  return stringify(frontmatter, WRITE_OPTIONS as never);
+  return stringifyMapping(frontmatter, dateKeys);
 }
 
 /** A new file from the canonical writer: `---`, YAML in key order, `---`, the body. LF, no BOM. */
-export function renderNewFile(frontmatter: Record<string, unknown>, body: string): string {
-  return `---\n${writeYaml(frontmatter)}---\n${body}`;
+export function renderNewFile(
+  frontmatter: Record<string, unknown>,
+  body: string,
+  dateKeys: ReadonlySet<string> = new Set(),
+): string {
+  return `---\n${writeYaml(frontmatter, dateKeys)}---\n${body}`;
 }
 
 /**
@@ -110,7 +139,12 @@ export function renderNewFile(frontmatter: Record<string, unknown>, body: string
  * not change keep their bytes; changed keys are set in place (quote style kept), new keys appended,
  * removed keys deleted, nothing reordered.
  */
-export function patchFile(split: SplitFile, frontmatter: Record<string, unknown>, body: string): string {
+export function patchFile(
+  split: SplitFile,
+  frontmatter: Record<string, unknown>,
+  body: string,
+  dateKeys: ReadonlySet<string> = new Set(),
+): string {
   const bom = split.bom ? '\uFEFF' : '';
   const bodyText = normalizeBody(split.body) === body ? split.body : toEol(body, split.eol);
   let current: Record<string, unknown>;
@@ -122,15 +156,15 @@ export function patchFile(split: SplitFile, frontmatter: Record<string, unknown>
   if (split.hasFrontmatter && isDeepStrictEqual(current, frontmatter)) return `${bom}${split.head}${bodyText}`;
   if (!split.hasFrontmatter) {
     if (Object.keys(frontmatter).length === 0) return `${bom}${bodyText}`;
-    return `${bom}${toEol(`---\n${writeYaml(frontmatter)}---\n`, split.eol)}${bodyText}`;
+    return `${bom}${toEol(`---\n${writeYaml(frontmatter, dateKeys)}---\n`, split.eol)}${bodyText}`;
   }
   let doc: Document;
   try {
     doc = parseYaml(split.yaml);
   } catch {
-    return `${bom}${toEol(`---\n${writeYaml(frontmatter)}---\n`, split.eol)}${bodyText}`;
+    return `${bom}${toEol(`---\n${writeYaml(frontmatter, dateKeys)}---\n`, split.eol)}${bodyText}`;
   }
-  const spliced = spliceChanges(split.yaml.replace(/\r\n/g, '\n'), doc, current, frontmatter);
+  const spliced = spliceChanges(split.yaml.replace(/\r\n/g, '\n'), doc, current, frontmatter, dateKeys);
   if (spliced !== undefined) return `${bom}${toEol(`---\n${spliced}---\n`, split.eol)}${bodyText}`;
   if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as never;
   for (const key of Object.keys(current)) {
@@ -158,12 +192,17 @@ export function patchFile(split: SplitFile, frontmatter: Record<string, unknown>
 
 const QUOTED = new Set(['QUOTE_SINGLE', 'QUOTE_DOUBLE']);
 
-/** One value as it follows `key: ` on a single line, or undefined when it needs several lines. */
-function renderInline(value: unknown, like: Node | null): string | undefined {
-  const doc = new Document({ k: value });
+/**
+ * One value as it follows `key: ` on a single line, or undefined when it needs several lines. Written
+ * for YAML 1.1 readers (`no` is quoted) unless `like` was quoted, whose style is kept; a date of a
+ * date field stays plain.
+ */
+function renderInline(value: unknown, like: Node | null, dateField: boolean): string | undefined {
+  const quoted = isScalar(like) && typeof value === 'string' && QUOTED.has(String(like.type));
+  if (dateField && !quoted && typeof value === 'string' && PLAIN_DATE.test(value)) return value;
+  const doc = new Document({ k: value }, WRITE_OPTIONS as never);
   const node = doc.get('k', true) as Node | undefined;
-  if (isScalar(node) && isScalar(like) && typeof value === 'string' && QUOTED.has(String(like.type)))
-    node.type = like.type;
+  if (quoted && isScalar(node) && isScalar(like)) node.type = like.type;
   if (isCollection(node) && isCollection(like) && like.flow) node.flow = true;
   const text = doc.toString(WRITE_OPTIONS as never);
   if (!text.startsWith('k: ') || text.indexOf('\n') !== text.length - 1) return undefined;
@@ -180,6 +219,7 @@ function spliceChanges(
   doc: Document,
   current: Record<string, unknown>,
   next: Record<string, unknown>,
+  dateKeys: ReadonlySet<string>,
 ): string | undefined {
   if (!isMap(doc.contents)) return undefined;
   if (Object.keys(current).some((key) => !(key in next))) return undefined;
@@ -193,7 +233,7 @@ function spliceChanges(
     const blockish =
       !node || (isCollection(node) && !node.flow) || (isScalar(node) && String(node.type).startsWith('BLOCK'));
     if (!range || blockish) return undefined;
-    const text = renderInline(next[key], node);
+    const text = renderInline(next[key], node, dateKeys.has(key));
     if (text === undefined || text.startsWith('|') || text.startsWith('>')) return undefined;
     edits.push({ start: range[0], end: range[1], text });
   }
@@ -202,7 +242,7 @@ function spliceChanges(
     out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   const added = Object.keys(next).filter((key) => !(key in current));
   if (added.length > 0) {
-    const addition = stringify(Object.fromEntries(added.map((key) => [key, next[key]])), WRITE_OPTIONS as never);
+    const addition = stringifyMapping(Object.fromEntries(added.map((key) => [key, next[key]])), dateKeys);
     const content = out.replace(/\n*$/, '');
     const trailing = out.slice(content.length);
     out = `${content}${content ? '\n' : ''}${addition}${trailing.length > 1 ? trailing.slice(1) : ''}`;

@@ -78,10 +78,13 @@ export async function remoteText(
 ): Promise<string> {
   const fm = orderedFrontmatter(type, remote.doc.frontmatter ?? {});
   const body = remote.doc.body ?? '';
+  const dateKeys = new Set(
+    Object.entries(type?.fields ?? {}).flatMap(([name, f]) => (f.kind === 'date' ? [name] : [])),
+  );
   if (existingFile && existsSync(join(root, existingFile))) {
-    return patchFile(splitFile(await readFile(join(root, existingFile), 'utf8')), fm, body);
+    return patchFile(splitFile(await readFile(join(root, existingFile), 'utf8')), fm, body, dateKeys);
   }
-  return renderNewFile(fm, body);
+  return renderNewFile(fm, body, dateKeys);
 }
 
 export async function pull(ctx: Context, options: PullOptions): Promise<PullReport> {

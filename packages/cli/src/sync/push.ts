@@ -5,11 +5,13 @@
  * the server since the last sync is never deleted.
  */
 import { join } from 'node:path';
-import { isApiError } from '../api/api-error.js';
+import type { BatchOperation } from '@cms/core';
+import { ApiError, isApiError } from '../api/api-error.js';
 import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
 import { mapLimit } from '../api/limiter.js';
 import type { Context } from '../cli/context.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
+import { onInterrupt } from '../cli/interrupt.js';
 import { confirm } from '../cli/prompt.js';
 import type { SyncItem } from './classify.js';
 import { DEFAULT_LOCALE } from './file-naming.js';
@@ -142,35 +144,113 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
       ));
   }
 
+  // Ctrl-C: start nothing more, let the requests in flight finish and record them, then the writer
+  // (whose hook runs after this one) flushes the manifest: a re-run sends only what was not sent.
+  let interrupted = false;
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const disposeDrain = onInterrupt(async () => {
+    interrupted = true;
+    ctx.out.log('Interrupted: finishing the requests in flight (Ctrl-C again stops at once)…');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      inFlight.catch(() => undefined),
+      new Promise((done) => {
+        timer = setTimeout(done, DRAIN_MS);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+  });
+  const stop = () => interrupted;
   const writer = new ManifestWriter(state.manifestFile, manifest);
   let done = 0;
+  const progress = (count: number) => {
+    done += count;
+    ctx.out.progress('Pushing', done, items.length);
+  };
+  const fail = (item: SyncItem, error: unknown) => recordFailure(state, item, error, record, writer);
   const run = async (item: SyncItem): Promise<void> => {
     try {
       await pushOne(state, item, { deletionsAllowed, ours: ours(item.file) }, record, writer);
     } catch (error) {
-      if (isApiError(error)) {
-        const conflict = error.code === 'CONFLICT';
-        record({
-          file: item.file,
-          status: item.status,
-          outcome: conflict ? 'conflict' : 'failed',
-          code: error.code,
-          message: error.message,
-          ...(item.id ? { id: item.id } : {}),
-        });
-      } else if (error instanceof CliError && error.code === 'SERVER_UNREACHABLE') {
-        throw error;
-      } else {
-        record({
-          file: item.file,
-          status: item.status,
-          outcome: 'failed',
-          code: 'INTERNAL',
-          message: (error as Error).message,
-        });
-      }
+      await fail(item, error);
     }
-    ctx.out.progress('Pushing', ++done, items.length);
+    progress(1);
+  };
+  // CMS_BATCH_SIZE=0: one request per document (a server without the route is detected by itself).
+  let batchRoute = batchSize() > 0;
+  const runBatch = async (batch: Batch): Promise<void> => {
+    if (!batchRoute) {
+      await mapLimit(
+        batch.items.map((b) => b.item),
+        ctx.concurrency,
+        run,
+        stop,
+      );
+      return;
+    }
+    let answer: Awaited<ReturnType<CmsApi['content']['batch']>>;
+    try {
+      answer = await state.api.content.batch(
+        batch.items.map((b) => b.operation),
+        await state.schemaHash(),
+      );
+    } catch (error) {
+      if (isApiError(error) && (error.status === 405 || (error.status === 404 && error.code === 'NOT_FOUND'))) {
+        // A server without `POST /content/batch`: one request per document, as before it existed.
+        batchRoute = false;
+        await mapLimit(
+          batch.items.map((b) => b.item),
+          ctx.concurrency,
+          run,
+          stop,
+        );
+        return;
+      }
+      for (const { item } of batch.items) await fail(item, error);
+      progress(batch.items.length);
+      return;
+    }
+    for (const [index, { item }] of batch.items.entries()) {
+      const result = answer.results[index];
+      try {
+        if (!result) throw new Error('the server answered fewer results than operations');
+        if (!result.ok) {
+          throw new ApiError(result.error.code, result.status, result.error.message, result.error.details);
+        }
+        const doc = result.document as unknown as RemoteDocument;
+        await reconcile(state, item.local as LocalFile, doc);
+        writer.changed();
+        const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
+        record(
+          item.status === 'new-local'
+            ? { ...base, id: doc.documentId, outcome: 'created' }
+            : { ...base, outcome: 'updated' },
+        );
+      } catch (error) {
+        await fail(item, error);
+      }
+      progress(1);
+    }
+  };
+  /** Sends a phase: creates and plain updates in batches, everything else one request each. */
+  const phase = async (phaseItems: SyncItem[]): Promise<void> => {
+    if (interrupted) return;
+    const batched: BatchItem[] = [];
+    const singles: SyncItem[] = [];
+    for (const item of phaseItems) {
+      const operation = batchOperation(state, item, ours(item.file));
+      if (operation) batched.push({ item, operation, bytes: Buffer.byteLength(JSON.stringify(operation)) });
+      else singles.push(item);
+    }
+    const batches = chunk(batched, Math.max(1, batchSize()), BATCH_BYTES);
+    const work = Promise.all([
+      mapLimit(batches.big, ctx.concurrency, run, stop),
+      mapLimit(batches.batches, Math.max(1, Math.min(BATCHES_IN_FLIGHT, ctx.concurrency)), runBatch, stop),
+      mapLimit(singles, ctx.concurrency, run, stop),
+    ]);
+    inFlight = work;
+    await work;
   };
   try {
     // Creations of translation siblings need the group id of the first: create default-locale files first.
@@ -182,13 +262,131 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
       if (!firstOfGroup.has(key) && !groupIdFor(state, item.local as LocalFile)) firstOfGroup.set(key, item);
     }
     const firsts = [...firstOfGroup.values()];
-    const rest = creates.filter((i) => !firsts.includes(i));
-    await mapLimit(firsts, ctx.concurrency, run);
-    await mapLimit([...rest, ...others], ctx.concurrency, run);
+    const firstSet = new Set(firsts);
+    const rest = creates.filter((i) => !firstSet.has(i));
+    await phase(firsts);
+    await phase([...rest, ...others]);
   } finally {
+    disposeDrain();
     await writer.close();
   }
   return report;
+}
+
+/** Operations per batch request (`CMS_BATCH_SIZE`, 1 to 100), and at most this many bytes of JSON. */
+const DEFAULT_BATCH_SIZE = 25;
+const BATCH_BYTES = 512 * 1024;
+/** Batch requests in flight at most (and never more than --concurrency): each holds one server transaction. */
+const BATCHES_IN_FLIGHT = 8;
+/** How long Ctrl-C waits for the requests in flight before the manifest is flushed anyway. */
+const DRAIN_MS = 20_000;
+
+function batchSize(): number {
+  const wanted = Number(process.env.CMS_BATCH_SIZE ?? DEFAULT_BATCH_SIZE);
+  return Number.isInteger(wanted) && wanted >= 0 ? Math.min(100, wanted) : DEFAULT_BATCH_SIZE;
+}
+
+interface BatchItem {
+  item: SyncItem;
+  operation: BatchOperation;
+  bytes: number;
+}
+
+interface Batch {
+  items: BatchItem[];
+}
+
+/** Groups operations by count and size; one too big for a batch goes alone through the single route. */
+function chunk(items: BatchItem[], size: number, maxBytes: number): { batches: Batch[]; big: SyncItem[] } {
+  const batches: Batch[] = [];
+  const big: SyncItem[] = [];
+  let current: BatchItem[] = [];
+  let bytes = 0;
+  for (const entry of items) {
+    if (entry.bytes > maxBytes) {
+      big.push(entry.item);
+      continue;
+    }
+    if (current.length >= size || bytes + entry.bytes > maxBytes) {
+      batches.push({ items: current });
+      current = [];
+      bytes = 0;
+    }
+    current.push(entry);
+    bytes += entry.bytes;
+  }
+  if (current.length > 0) batches.push({ items: current });
+  return { batches, big };
+}
+
+/** The batch operation of a create or a plain update; undefined for what needs more than one request. */
+function batchOperation(state: SyncState, item: SyncItem, ours: boolean): BatchOperation | undefined {
+  const file = item.local;
+  if (!file) return undefined;
+  if (item.status === 'new-local') {
+    const groupId = groupIdFor(state, file);
+    return {
+      op: 'create',
+      type: file.key.type,
+      path: file.key.path,
+      ...(file.key.locale !== DEFAULT_LOCALE ? { locale: file.key.locale } : {}),
+      format: file.key.format,
+      frontmatter: orderedFrontmatter(state.typeByName.get(file.key.type), file.frontmatter),
+      body: file.body,
+      ...(groupId ? { translationGroupId: groupId } : {}),
+    };
+  }
+  // `--ours` reads the server's revision first: that stays a request of its own.
+  if ((item.status === 'changed-local' || item.status === 'changed-both') && item.entry && !ours) {
+    return {
+      op: 'update',
+      documentId: item.entry.id,
+      frontmatter: orderedFrontmatter(state.typeByName.get(item.entry.type), file.frontmatter),
+      body: file.body,
+      draftRevision: item.entry.draftRevision,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Records a document that could not be pushed. A stale revision whose server draft already holds
+ * exactly this file (a push interrupted after the server wrote it) is no conflict: the manifest
+ * takes the server's revision and nothing is sent.
+ */
+async function recordFailure(
+  state: SyncState,
+  item: SyncItem,
+  error: unknown,
+  record: (r: PushResult) => void,
+  writer: ManifestWriter,
+): Promise<void> {
+  const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
+  if (error instanceof CliError && error.code === 'SERVER_UNREACHABLE') throw error;
+  if (!isApiError(error)) {
+    record({ ...base, outcome: 'failed', code: 'INTERNAL', message: (error as Error).message });
+    return;
+  }
+  if (error.code === 'CONFLICT' && item.local && item.entry && item.status !== 'deleted-local') {
+    const current = await state.api.content.get(item.entry.id).catch(() => undefined);
+    const type = state.typeByName.get(item.entry.type);
+    if (current && type && remoteEntry(type, current).hash === item.local.hash) {
+      await reconcile(state, item.local, current);
+      writer.changed();
+      record({
+        ...base,
+        outcome: 'skipped',
+        message: `already on the server (revision ${current.draftRevision}); recorded in the manifest`,
+      });
+      return;
+    }
+  }
+  record({
+    ...base,
+    outcome: error.code === 'CONFLICT' ? 'conflict' : 'failed',
+    code: error.code,
+    message: error.message,
+  });
 }
 
 async function pushOne(

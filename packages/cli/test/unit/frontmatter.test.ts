@@ -88,6 +88,59 @@ describe('frontmatter round trip', () => {
     expect(text).not.toMatch(/a: no\n/);
   });
 
+  it('quotes a YAML 1.1 trap set in place of a plain value, keeping a quoted value quoted', () => {
+    const { split } = read("---\nmood: yes\ntitle: 'Hello' # c\n---\n");
+    expect(patchFile(split, { mood: 'no', title: 'on' }, '')).toBe('---\nmood: "no"\ntitle: \'on\' # c\n---\n');
+  });
+
+  describe('dates (CLI notes: write date fields as unquoted YYYY-MM-DD; Tina and Decap rewrote them)', () => {
+    const DATES = new Set(['date', 'at']);
+
+    it('a date written unquoted stays unquoted through pull, push and pull, with its own bytes', () => {
+      const text = '---\ntitle: A\ndate: 2024-01-01\nat: 2024-01-01T10:00:00+02:00\n---\nbody\n';
+      const { split, frontmatter, body } = read(text);
+      expect(frontmatter).toEqual({ title: 'A', date: '2024-01-01', at: '2024-01-01T10:00:00+02:00' });
+      expect(patchFile(split, frontmatter, body, DATES)).toBe(text);
+      // Another key changes: the date's line is untouched.
+      expect(patchFile(split, { ...frontmatter, title: 'B' }, body, DATES)).toBe(text.replace('title: A', 'title: B'));
+      // A block value changes, which re-renders the frontmatter: still plain.
+      const block = read('---\ndate: 2024-01-01\ntags:\n  - a\n---\n');
+      expect(patchFile(block.split, { date: '2024-01-01', tags: ['b'] }, '', DATES)).toBe(
+        '---\ndate: 2024-01-01\ntags:\n  - b\n---\n',
+      );
+    });
+
+    it('a date changed on the server is written plain where it was plain, quoted where it was quoted', () => {
+      expect(patchFile(read('---\ndate: 2024-01-01 # day\n---\n').split, { date: '2024-02-29' }, '', DATES)).toBe(
+        '---\ndate: 2024-02-29 # day\n---\n',
+      );
+      expect(patchFile(read("---\ndate: '2024-01-01'\n---\n").split, { date: '2024-02-29' }, '', DATES)).toBe(
+        "---\ndate: '2024-02-29'\n---\n",
+      );
+    });
+
+    it('new files and new keys write date fields plain, other date-like strings quoted for YAML 1.1', () => {
+      const text = renderNewFile(
+        { title: 'T', date: '2024-03-03', at: '2024-01-01T10:00:00Z', note: '2024-01-01' },
+        '',
+        DATES,
+      );
+      expect(text).toBe('---\ntitle: T\ndate: 2024-03-03\nat: 2024-01-01T10:00:00Z\nnote: "2024-01-01"\n---\n');
+      expect(read(text).frontmatter).toEqual({
+        title: 'T',
+        date: '2024-03-03',
+        at: '2024-01-01T10:00:00Z',
+        note: '2024-01-01',
+      });
+      expect(identity(text)).toBe(text);
+      expect(patchFile(read('---\ntitle: T\n---\n').split, { title: 'T', date: '2024-03-03' }, '', DATES)).toBe(
+        '---\ntitle: T\ndate: 2024-03-03\n---\n',
+      );
+      // A value of a date field that is not a date is an ordinary string.
+      expect(renderNewFile({ date: 'soon' }, '', DATES)).toBe('---\ndate: soon\n---\n');
+    });
+  });
+
   it('writes a changed body with the file’s own line endings', () => {
     const { split } = read('---\r\ntitle: A\r\n---\r\nold\r\n');
     expect(patchFile(split, { title: 'A' }, 'new\nlines\n')).toBe('---\r\ntitle: A\r\n---\r\nnew\r\nlines\r\n');

@@ -15,6 +15,7 @@ export const routeTable = {
   'content.duplicate': ['POST', '/api/v1/content/{documentId}/duplicate'],
   'content.delete': ['DELETE', '/api/v1/content/{documentId}'],
   'content.restore': ['POST', '/api/v1/content/{documentId}/restore'],
+  'content.batch': ['POST', '/api/v1/content/batch'],
   'content.publish': ['POST', '/api/v1/content/{documentId}/publish'],
   'content.unpublish': ['POST', '/api/v1/content/{documentId}/unpublish'],
   'content.versions.list': ['GET', '/api/v1/content/{documentId}/versions'],

@@ -6,6 +6,7 @@ import * as auth from './auth.routes.js';
 import * as catalog from './catalog.routes.js';
 import * as cliAuth from './cli-auth.routes.js';
 import * as content from './content.routes.js';
+import * as contentBatch from './content-batch.routes.js';
 import type { RouteContract } from './define-route.js';
 import * as environments from './environments.routes.js';
 import * as health from './health.routes.js';
@@ -25,6 +26,7 @@ import * as webhooks from './webhooks.routes.js';
 
 const areas = {
   content,
+  contentBatch,
   versions,
   search,
   schema,

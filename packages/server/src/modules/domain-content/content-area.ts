@@ -5,6 +5,8 @@ import { documentVersionActions } from './documents/document-versions.actions.js
 import { createDocumentVersionsService } from './documents/document-versions.service.js';
 import { documentActions } from './documents/documents.actions.js';
 import { createDocumentsService } from './documents/documents.service.js';
+import { documentBatchActions } from './documents/documents-batch.actions.js';
+import { createDocumentsBatchService } from './documents/documents-batch.service.js';
 import type { DomainShared } from './domain-shared.js';
 import { createEnvironmentCloneService } from './environments/environment-clone.service.js';
 import { createEnvironmentPromoteService } from './environments/environment-promote.service.js';
@@ -30,6 +32,7 @@ export async function setupContentArea(deps: ServerDeps, shared: DomainShared): 
     actions: [
       ...schemaActions(schema),
       ...documentActions(documents, lifecycle),
+      ...documentBatchActions(createDocumentsBatchService(documentDeps)),
       ...documentVersionActions(lifecycle, versions),
       ...promoteActions(promotion),
       ...contentMigrationActions(migrations),
