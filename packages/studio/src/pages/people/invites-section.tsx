@@ -1,0 +1,151 @@
+/**
+ * Invitations: send one (email, role, optionally a project), copy its link, and see the pending ones.
+ * The API has no listing of invites (`POST /api/v1/invites` is the only read of an invite, and the
+ * link's token exists only in that answer), so "pending" lists the invites sent from this tab since
+ * it opened, kept while moving between Studio pages.
+ */
+import { type FormEvent, useState, useSyncExternalStore } from 'react';
+import { ROLES } from '../../../../core/src/auth/scopes.js';
+import { type ApiError, type InviteEntry, people } from '../../api/index.js';
+import { toApiError, useStudio } from '../../state/studio-context.js';
+import { ErrorNotice, Notice } from '../../ui/notice.js';
+import { TextField } from '../../ui/text-field.js';
+import { CopyButton } from '../api-keys/copy-button.js';
+import { formatTime } from '../dashboard-page.js';
+import { ROLE_HELP } from './roles.js';
+
+// Invites sent in this tab: kept in memory only (the links are secrets), newest first.
+let sent: InviteEntry[] = [];
+const listeners = new Set<() => void>();
+function remember(invite: InviteEntry) {
+  // A new invite for an email withdraws that email's earlier ones (as the server does).
+  sent = [invite, ...sent.filter((i) => i.email !== invite.email)];
+  for (const listener of listeners) listener();
+}
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function InvitesSection() {
+  const { bootstrap } = useStudio();
+  const invites = useSyncExternalStore(subscribe, () => sent);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('editor');
+  const [project, setProject] = useState('');
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setMessage(null);
+    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) {
+      setProblems({ email: 'Enter an email address.' });
+      return;
+    }
+    setProblems({});
+    setBusy(true);
+    try {
+      const invite = await people.invite({ email: email.trim(), role, ...(project ? { project } : {}) });
+      remember(invite);
+      setMessage(`Invitation for ${invite.email} created. Send them the link below.`);
+      setEmail('');
+    } catch (caught) {
+      const apiError = toApiError(caught);
+      setError(apiError);
+      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      if (fields['body.email']) setProblems({ email: `This email ${fields['body.email']}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const now = Date.now();
+  const pending = invites.filter((invite) => Date.parse(invite.expiresAt) > now);
+  return (
+    <section aria-labelledby="invites-heading">
+      <h2 id="invites-heading">Invitations</h2>
+      <form className="panel" onSubmit={submit} noValidate>
+        <p className="hint">
+          An invitation is a link, valid 7 days and usable once, where the person chooses a password. The CMS sends no
+          email: copy the link and send it yourself.
+        </p>
+        <TextField
+          label="Email to invite"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={problems.email}
+        />
+        <div className="field">
+          <label htmlFor="invite-project">Project</label>
+          <select id="invite-project" value={project} onChange={(e) => setProject(e.target.value)}>
+            <option value="">No project: the role applies to the whole instance</option>
+            {bootstrap.projects.map((p) => (
+              <option key={p.slug} value={p.slug}>
+                {p.name} ({p.slug})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="invite-role">Role</label>
+          <small className="hint" id="invite-role-hint">
+            With a project, the role is granted in that project, every environment. {ROLE_HELP}
+          </small>
+          <select
+            id="invite-role"
+            aria-describedby="invite-role-hint"
+            value={role}
+            onChange={(e) => setRole(e.target.value)}
+          >
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </div>
+        <ErrorNotice error={error} title="The invitation was not created." />
+        {message ? <Notice kind="success">{message}</Notice> : null}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Sending…' : 'Create invitation'}
+        </button>
+      </form>
+      <h3>Pending invitations</h3>
+      <p className="hint">
+        The server does not list invitations, so these are the ones created in this browser tab. An invitation stays
+        pending until it is accepted or expires; a new one for the same email replaces it.
+      </p>
+      {pending.length === 0 ? (
+        <p className="empty">None created in this tab.</p>
+      ) : (
+        <ul className="invite-list">
+          {pending.map((invite) => (
+            <li key={invite.id} className="panel">
+              <strong>{invite.email}</strong>{' '}
+              <span className="muted">
+                {invite.role}
+                {invite.project ? ` in ${invite.project}` : ' (instance)'} · expires {formatTime(invite.expiresAt)}
+              </span>
+              <div className="actions">
+                <input
+                  readOnly
+                  className="mono grow-input"
+                  value={invite.inviteUrl}
+                  aria-label={`Invitation link for ${invite.email}`}
+                  onFocus={(e) => e.target.select()}
+                />
+                <CopyButton text={invite.inviteUrl} label="Copy link" />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
