@@ -297,7 +297,11 @@ describe('the administration pages in Chromium', () => {
       // The last administrator cannot be demoted: the server's message is shown.
       await page.getByLabel(`Role of ${ADMIN_EMAIL}`, { exact: true }).selectOption('editor');
       await page.getByRole('button', { name: `Save role of ${ADMIN_EMAIL}` }).click();
-      await page.getByRole('alert').filter({ hasText: 'The change was not saved.' }).getByText('INVALID_INPUT').waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'The change was not saved.' })
+        .getByText('INVALID_INPUT')
+        .waitFor();
       await page.getByLabel(`Role of ${ADMIN_EMAIL}`, { exact: true }).selectOption('admin');
     });
 
@@ -345,7 +349,10 @@ describe('the administration pages in Chromium', () => {
       const section = page.locator('section', { has: page.getByRole('heading', { name: 'Your sessions' }) });
       await section.getByText('this browser').waitFor();
       await section.getByText('Firefox on Windows').first().waitFor();
-      await section.getByRole('button', { name: 'Sign out this session' }).first().click();
+      await section
+        .getByRole('button', { name: /^Sign out Firefox on Windows signed in/ })
+        .first()
+        .click();
       await section.getByText('Signed out Firefox on Windows.').waitFor();
       const ended = [await sessionsWith(cookieOf(first)), await sessionsWith(cookieOf(second))].map((r) => r.status);
       expect(ended.sort()).toEqual([200, 401]);
@@ -431,9 +438,9 @@ describe('the administration pages in Chromium', () => {
       await page.getByRole('button', { name: 'Create environment' }).click();
       await page.getByText('Created environment feature.').waitFor();
       await page.getByRole('row', { name: /^feature/ }).waitFor();
-      expect(await page.locator('.switcher label', { hasText: 'Environment' }).locator('option').allTextContents()).toContain(
-        'feature',
-      );
+      expect(
+        await page.locator('.switcher label', { hasText: 'Environment' }).locator('option').allTextContents(),
+      ).toContain('feature');
 
       // Change one cloned document in feature and add one there, both published.
       const launch = await byPath('feature', 'launch');

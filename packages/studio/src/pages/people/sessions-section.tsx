@@ -133,7 +133,12 @@ export function SessionsSection() {
                   <td>{formatTime(session.expiresAt)}</td>
                   <td>
                     {session.current ? null : (
-                      <button type="button" disabled={busy} onClick={() => end(session)}>
+                      <button
+                        type="button"
+                        disabled={busy}
+                        onClick={() => end(session)}
+                        aria-label={`Sign out ${deviceOf(session.userAgent)} signed in ${formatTime(session.issuedAt)}`}
+                      >
                         Sign out this session
                       </button>
                     )}
