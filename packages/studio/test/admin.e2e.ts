@@ -252,6 +252,35 @@ describe('the administration pages in Chromium', () => {
       await row.getByText('Active').waitFor();
       // Joined through a project invite: instance role viewer, the invite's role as a grant.
       expect(await row.getByLabel(`Role of ${invitedEmail}`, { exact: true }).inputValue()).toBe('viewer');
+      // Accepted: no longer pending.
+      await page.getByText('No pending invitations.').waitFor();
+    });
+
+    it('lists a pending invitation from the server and withdraws it, which kills its link', async () => {
+      await page.getByLabel('Email to invite').fill('maybe@example.test');
+      await page.getByRole('button', { name: 'Create invitation' }).click();
+      const link = await page.getByLabel('Invitation link for maybe@example.test').inputValue();
+      // In another tab the server's list shows it, without the link (shown only when created).
+      const other = await context.newPage();
+      await other.goto(studio('/settings/people'));
+      await other.getByText('maybe@example.test').waitFor();
+      await other.getByText('(instance)').waitFor();
+      expect(await other.getByLabel('Invitation link for maybe@example.test').count()).toBe(0);
+      await other.close();
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Withdraw the invitation for maybe@example.test' }).click();
+      await page.getByText('Withdrew the invitation for maybe@example.test.').waitFor();
+      await page.getByText('No pending invitations.').waitFor();
+      const token = new URL(link).searchParams.get('token');
+      const refused = await api('POST', '/invites/accept', {
+        key: null,
+        project: null,
+        environment: null,
+        body: { token, password: 'a password long enough' },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe('INVALID_INPUT');
     });
 
     it("edits the invited user's access per project and environment", async () => {

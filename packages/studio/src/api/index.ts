@@ -190,6 +190,16 @@ export interface InviteEntry {
   inviteUrl: string;
   expiresAt: string;
 }
+/** A pending invite as listed: no link (its token is shown only when the invite is created). */
+export interface PendingInviteEntry {
+  id: string;
+  email: string;
+  role: string;
+  project: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
 export interface SessionEntry extends Session {
   lastSeenAt?: string;
   userAgent?: string | null;
@@ -207,6 +217,8 @@ export const people = {
   replaceGrants: (id: string, grants: GrantEntry[]) => viaSdk<GrantEntry[]>(() => cms.users.replaceGrants(id, grants)),
   invite: (input: { email: string; role: string; project?: string }) =>
     viaSdk<InviteEntry>(() => cms.users.invite(input)),
+  pendingInvites: () => viaSdk<PendingInviteEntry[]>(() => cms.users.pendingInvites()),
+  withdrawInvite: (id: string) => viaSdk<{ withdrawn: boolean; id: string }>(() => cms.users.withdrawInvite(id)),
   sessions: () => viaSdk<SessionEntry[]>(() => cms.auth.sessions()),
   endSession: (id: string) => viaSdk<{ deleted: boolean; id: string; current: boolean }>(() => cms.auth.endSession(id)),
 };

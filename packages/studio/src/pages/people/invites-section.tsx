@@ -1,12 +1,12 @@
 /**
- * Invitations: send one (email, role, optionally a project), copy its link, and see the pending ones.
- * The API has no listing of invites (`POST /api/v1/invites` is the only read of an invite, and the
- * link's token exists only in that answer), so "pending" lists the invites sent from this tab since
- * it opened, kept while moving between Studio pages.
+ * Invitations: send one (email, role, optionally a project), copy its link, see the pending ones
+ * (`GET /api/v1/invites`) and withdraw one. The server never shows a link again (its token exists only
+ * in the answer that created the invite), so the links of invites created in this tab are kept in
+ * memory, never stored, and offered beside them while moving between Studio pages.
  */
-import { type FormEvent, useState, useSyncExternalStore } from 'react';
+import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { ROLES } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, type InviteEntry, people } from '../../api/index.js';
+import { type ApiError, type InviteEntry, type PendingInviteEntry, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
 import { TextField } from '../../ui/text-field.js';
@@ -37,6 +37,33 @@ export function InvitesSection() {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState<PendingInviteEntry[] | null>(null);
+  const [listError, setListError] = useState<ApiError | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setPending(await people.pendingInvites());
+      setListError(null);
+    } catch (caught) {
+      setListError(toApiError(caught));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const withdraw = async (invite: PendingInviteEntry) => {
+    if (!window.confirm(`Withdraw the invitation for ${invite.email}? Its link stops working.`)) return;
+    setMessage(null);
+    try {
+      await people.withdrawInvite(invite.id);
+      setMessage(`Withdrew the invitation for ${invite.email}.`);
+    } catch (caught) {
+      setListError(toApiError(caught));
+    }
+    await load();
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -53,6 +80,7 @@ export function InvitesSection() {
       remember(invite);
       setMessage(`Invitation for ${invite.email} created. Send them the link below.`);
       setEmail('');
+      await load();
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
@@ -63,8 +91,7 @@ export function InvitesSection() {
     }
   };
 
-  const now = Date.now();
-  const pending = invites.filter((invite) => Date.parse(invite.expiresAt) > now);
+  const links = new Map(invites.map((invite) => [invite.id, invite.inviteUrl]));
   return (
     <section aria-labelledby="invites-heading">
       <h2 id="invites-heading">Invitations</h2>
@@ -118,34 +145,51 @@ export function InvitesSection() {
       </form>
       <h3>Pending invitations</h3>
       <p className="hint">
-        The server does not list invitations, so these are the ones created in this browser tab. An invitation stays
-        pending until it is accepted or expires; a new one for the same email replaces it.
+        Invitations neither accepted nor expired. A link is shown only when its invitation is created (here, those
+        created in this browser tab); for a lost link, create a new invitation, which replaces the old one.
       </p>
-      {pending.length === 0 ? (
-        <p className="empty">None created in this tab.</p>
-      ) : (
+      <ErrorNotice error={listError} />
+      {pending === null && !listError ? <p className="loading">Loading…</p> : null}
+      {pending && pending.length === 0 ? <p className="empty">No pending invitations.</p> : null}
+      {pending && pending.length > 0 ? (
         <ul className="invite-list">
-          {pending.map((invite) => (
-            <li key={invite.id} className="panel">
-              <strong>{invite.email}</strong>{' '}
-              <span className="muted">
-                {invite.role}
-                {invite.project ? ` in ${invite.project}` : ' (instance)'} · expires {formatTime(invite.expiresAt)}
-              </span>
-              <div className="actions">
-                <input
-                  readOnly
-                  className="mono grow-input"
-                  value={invite.inviteUrl}
-                  aria-label={`Invitation link for ${invite.email}`}
-                  onFocus={(e) => e.target.select()}
-                />
-                <CopyButton text={invite.inviteUrl} label="Copy link" />
-              </div>
-            </li>
-          ))}
+          {pending.map((invite) => {
+            const link = links.get(invite.id);
+            return (
+              <li key={invite.id} className="panel">
+                <strong>{invite.email}</strong>{' '}
+                <span className="muted">
+                  {invite.role}
+                  {invite.project ? ` in ${invite.project}` : ' (instance)'} · sent {formatTime(invite.createdAt)} ·
+                  expires {formatTime(invite.expiresAt)}
+                </span>
+                <div className="actions">
+                  {link ? (
+                    <>
+                      <input
+                        readOnly
+                        className="mono grow-input"
+                        value={link}
+                        aria-label={`Invitation link for ${invite.email}`}
+                        onFocus={(e) => e.target.select()}
+                      />
+                      <CopyButton text={link} label="Copy link" />
+                    </>
+                  ) : null}
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => withdraw(invite)}
+                    aria-label={`Withdraw the invitation for ${invite.email}`}
+                  >
+                    Withdraw
+                  </button>
+                </div>
+              </li>
+            );
+          })}
         </ul>
-      )}
+      ) : null}
     </section>
   );
 }
