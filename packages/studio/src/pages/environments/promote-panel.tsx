@@ -3,7 +3,7 @@
  * update / unchanged / conflict, with the reason of a conflict), a choice of documents, a dry run of
  * that choice, then applying it. The server applies a selection only when none of it conflicts.
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   type ApiError,
   DEFAULT_LOCALE,
@@ -66,6 +66,14 @@ export function PromotePanel({
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  // Opened from a row's "Promote…": bring the panel into view and put the focus on it.
+  useEffect(() => {
+    if (initialSource === null) return;
+    heading.current?.scrollIntoView?.({ block: 'start' });
+    heading.current?.focus();
+  }, [initialSource]);
 
   const reset = () => {
     setPlan(null);
@@ -132,7 +140,9 @@ export function PromotePanel({
 
   return (
     <section className="panel" aria-labelledby={`${ids}-heading`}>
-      <h2 id={`${ids}-heading`}>Promote content</h2>
+      <h2 id={`${ids}-heading`} ref={heading} tabIndex={-1}>
+        Promote content
+      </h2>
       <p className="hint">
         Copies published documents from one environment to another, matched by path and locale. Drafts are not promoted.
         Nothing is written until you apply, and nothing at all if a chosen document conflicts.
