@@ -5,6 +5,7 @@
  */
 import type {
   contentSearchRoute,
+  PendingInvite,
   RouteInput,
   RouteOutput,
   SchemaSyncBody,
@@ -158,6 +159,11 @@ export function usersArea(t: Transport) {
     /** Invites someone by email; the answer carries the invite URL. */
     invite: (body: { email: string; role: string; [key: string]: unknown }, options?: CallOptions): Promise<Invite> =>
       callRoute(t, 'invites.create', { json: body }, options),
+    /** Pending invites (neither accepted nor expired) the caller could have sent, newest first; never their links. */
+    pendingInvites: (options?: CallOptions): Promise<PendingInvite[]> => callRoute(t, 'invites.list', {}, options),
+    /** Withdraws a pending invite: its link stops working. */
+    withdrawInvite: (id: string, options?: CallOptions): Promise<{ withdrawn: boolean; id: string }> =>
+      callRoute(t, 'invites.withdraw', { params: { id } }, options),
   };
 }
 

@@ -1,13 +1,16 @@
 import { useEffect } from 'react';
 import { setUnauthorizedHandler } from './api/index.js';
+import { ApiKeysPage } from './pages/api-keys/api-keys-page.js';
 import { CliAuthorizePage } from './pages/cli-authorize-page.js';
 import { ContentListPage } from './pages/content-list-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
 import { EditorPage } from './pages/editor-page.js';
+import { EnvironmentsPage } from './pages/environments/environments-page.js';
 import { HistoryPage } from './pages/history-page.js';
 import { InvitePage } from './pages/invite-page.js';
 import { LoginPage } from './pages/login-page.js';
 import { MediaLibraryPage } from './pages/media/media-library-page.js';
+import { PeoplePage } from './pages/people/people-page.js';
 import { SetupPage } from './pages/setup-page.js';
 import { WebhooksPage } from './pages/webhooks/webhooks-page.js';
 import { match, navigate, useLocation } from './router.js';
@@ -72,6 +75,9 @@ function SignedInRoutes({ path }: { path: string }) {
   if (path === '/' || path === '') return <DashboardPage />;
   if (path === '/media') return <MediaLibraryPage />;
   if (path === '/settings/webhooks') return <WebhooksPage />;
+  if (path === '/settings/api-keys') return <ApiKeysPage />;
+  if (path === '/settings/people') return <PeoplePage />;
+  if (path === '/environments') return <EnvironmentsPage />;
   let params = match('/content/:type/:id/history', path);
   if (params) return <HistoryPage key={params.id} type={params.type as string} id={params.id as string} />;
   params = match('/content/:type/:id', path);

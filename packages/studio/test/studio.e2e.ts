@@ -275,7 +275,7 @@ describe('the Studio in Chromium', () => {
       translationGroupId: source.translationGroupId,
       body: 'Hi.',
     });
-    await page.getByRole('link', { name: 'en' }).waitFor();
+    await page.getByRole('link', { name: 'en', exact: true }).waitFor();
   });
 
   it('duplicates, deletes and restores a document', async () => {

@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 import { ROLES } from '../auth/scopes.js';
 import { PasswordInput, SessionEnvelopeSchema, TokenInput } from './auth.routes.js';
 import { defineRoute } from './define-route.js';
-import { Nullable, PROJECT_SLUG_PATTERN, StringEnum, Timestamp } from './shapes.js';
+import { Nullable, PROJECT_SLUG_PATTERN, StringEnum, Timestamp, Uuid } from './shapes.js';
 
 /** Body of `POST /api/v1/invites`. */
 export const CreateInviteBodySchema = Type.Object(
@@ -56,4 +56,38 @@ export const invitesAcceptRoute = defineRoute({
   csrf: false,
   request: { body: AcceptInviteBodySchema },
   response: { status: 200, envelope: 'single', schema: SessionEnvelopeSchema },
+});
+
+/** A pending invite as listed: never its link, whose token exists only in the answer that created it. */
+export const PendingInviteSchema = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: Type.String(),
+  project: Nullable(Type.String()),
+  createdBy: Nullable(Type.String()),
+  createdAt: Timestamp,
+  expiresAt: Timestamp,
+});
+export type PendingInvite = Static<typeof PendingInviteSchema>;
+
+export const invitesListRoute = defineRoute({
+  id: 'invites.list',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/invites',
+  summary: 'List pending invites (neither accepted nor expired) the caller could have sent, newest first',
+  target: 'none',
+  request: {},
+  response: { status: 200, envelope: 'single', schema: Type.Array(PendingInviteSchema) },
+});
+
+export const invitesWithdrawRoute = defineRoute({
+  id: 'invites.withdraw',
+  kind: 'command',
+  method: 'DELETE',
+  path: '/api/v1/invites/{id}',
+  summary: 'Withdraw a pending invite: its link stops working',
+  target: 'none',
+  request: { params: Type.Object({ id: Uuid }) },
+  response: { status: 200, envelope: 'single', schema: Type.Object({ withdrawn: Type.Boolean(), id: Type.String() }) },
 });

@@ -61,6 +61,8 @@ export const routeTable = {
   'setup.complete': ['POST', '/api/v1/setup'],
   'invites.create': ['POST', '/api/v1/invites'],
   'invites.accept': ['POST', '/api/v1/invites/accept'],
+  'invites.list': ['GET', '/api/v1/invites'],
+  'invites.withdraw': ['DELETE', '/api/v1/invites/{id}'],
   'users.list': ['GET', '/api/v1/users'],
   'users.create': ['POST', '/api/v1/users'],
   'users.get': ['GET', '/api/v1/users/{id}'],

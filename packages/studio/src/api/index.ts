@@ -135,3 +135,108 @@ export const media = {
   list: (target: Target, query: MediaListQuery) =>
     viaSdk<Page<import('@cms/sdk').MediaAsset>>(() => at(target).media.list(query)),
 };
+
+// ---- Administration: API keys, people, environments (pages/api-keys, pages/people, pages/environments) ----
+
+/** A key as listed (never its secret); `kind` is `live` (automation), `cli` (device flow) or `preview`. */
+export interface ApiKeyEntry {
+  id: string;
+  kind: 'live' | 'cli' | 'preview' | string;
+  label: string;
+  prefix: string;
+  scopes: string[];
+  contextAllowlist: { project: string; environment: string }[];
+  expiresAt: string | null;
+  createdAt: string;
+  createdBy: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface ApiKeyInput {
+  label: string;
+  scopes: string[];
+  contextAllowlist: { project: string; environment: string }[];
+  expiresAt?: string | null;
+}
+
+export const apiKeys = {
+  list: () => viaSdk<ApiKeyEntry[]>(() => cms.apiKeys.list()),
+  /** The answer's `apiKey` is the only time the full key is shown. */
+  create: (input: ApiKeyInput) =>
+    viaSdk<ApiKeyEntry & { apiKey: string }>(() => cms.apiKeys.create(input as import('@cms/sdk').ApiKeyCreateBody)),
+  revoke: (id: string) => viaSdk<{ revoked: boolean; id: string }>(() => cms.apiKeys.revoke(id)),
+};
+
+export interface UserEntry {
+  id: string;
+  email: string;
+  role: string;
+  disabled: boolean;
+  hasPassword: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface GrantEntry {
+  project: string;
+  environment: string;
+  role: string;
+}
+export interface InviteEntry {
+  id: string;
+  email: string;
+  role: string;
+  project: string | null;
+  inviteUrl: string;
+  expiresAt: string;
+}
+/** A pending invite as listed: no link (its token is shown only when the invite is created). */
+export interface PendingInviteEntry {
+  id: string;
+  email: string;
+  role: string;
+  project: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+export interface SessionEntry extends Session {
+  lastSeenAt?: string;
+  userAgent?: string | null;
+  ipAddress?: string | null;
+  current?: boolean;
+}
+
+export const people = {
+  list: (offset: number, limit: number) => viaSdk<Page<UserEntry>>(() => cms.users.list({ offset, limit })),
+  create: (input: { email: string; role: string; password?: string }) =>
+    viaSdk<UserEntry>(() => cms.users.create(input)),
+  update: (id: string, input: { role?: string; disabled?: boolean }) =>
+    viaSdk<UserEntry>(() => cms.users.update(id, input)),
+  grants: (id: string) => viaSdk<GrantEntry[]>(() => cms.users.grants(id)),
+  replaceGrants: (id: string, grants: GrantEntry[]) => viaSdk<GrantEntry[]>(() => cms.users.replaceGrants(id, grants)),
+  invite: (input: { email: string; role: string; project?: string }) =>
+    viaSdk<InviteEntry>(() => cms.users.invite(input)),
+  pendingInvites: () => viaSdk<PendingInviteEntry[]>(() => cms.users.pendingInvites()),
+  withdrawInvite: (id: string) => viaSdk<{ withdrawn: boolean; id: string }>(() => cms.users.withdrawInvite(id)),
+  sessions: () => viaSdk<SessionEntry[]>(() => cms.auth.sessions()),
+  endSession: (id: string) => viaSdk<{ deleted: boolean; id: string; current: boolean }>(() => cms.auth.endSession(id)),
+};
+
+export interface PromotePlanEntry {
+  documentId: string;
+  path: string;
+  locale: string;
+  action: 'create' | 'update' | 'unchanged' | 'conflict';
+  reason?: string;
+}
+
+export const environments = {
+  list: (project: string) => viaSdk<Environment[]>(() => at({ project }).environments.list()),
+  create: (project: string, input: { name: string; extends?: string; cloneFrom?: string }) =>
+    viaSdk<Environment>(() => at({ project }).environments.create(input)),
+  remove: (project: string, name: string) =>
+    viaSdk<{ deleted: boolean; name: string }>(() => at({ project }).environments.delete(name)),
+  promote: (project: string, source: string, body: { target: string; dryRun?: boolean; documentIds?: string[] }) =>
+    viaSdk<{ plan: PromotePlanEntry[]; applied: boolean }>(() => at({ project }).environments.promote(source, body)),
+};

@@ -65,35 +65,46 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <div className="layout">
-        <nav className="sidebar" aria-label="Content types">
-          <ul>
-            <li>
-              <Link to="/" aria-current={path === '/' ? 'page' : undefined}>
-                Dashboard
-              </Link>
-            </li>
-            <li>
-              <Link to="/media" aria-current={path === '/media' ? 'page' : undefined}>
-                Media library
-              </Link>
-            </li>
-            <li>
-              <Link to="/settings/webhooks" aria-current={path === '/settings/webhooks' ? 'page' : undefined}>
-                Webhooks
-              </Link>
-            </li>
-            {types.map((type) => {
-              const to = `/content/${encodeURIComponent(type.name)}`;
-              return (
-                <li key={type.name}>
-                  <Link to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>
-                    {labelOf(type.name)}
-                  </Link>
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
+        <div className="sidebar">
+          <nav aria-label="Content types">
+            <ul>
+              <li>
+                <Link to="/" aria-current={path === '/' ? 'page' : undefined}>
+                  Dashboard
+                </Link>
+              </li>
+              {types.map((type) => {
+                const to = `/content/${encodeURIComponent(type.name)}`;
+                return (
+                  <li key={type.name}>
+                    <Link to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>
+                      {labelOf(type.name)}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <nav aria-label="Administration">
+            <ul>
+              {[
+                ['/media', 'Media library', true],
+                ['/environments', 'Environments', true],
+                ['/settings/webhooks', 'Webhooks', bootstrap.me.capabilities['settings.manage']],
+                ['/settings/api-keys', 'API keys', bootstrap.me.capabilities['settings.manage']],
+                ['/settings/people', 'People', bootstrap.me.capabilities['users.manage']],
+              ].map(([to, label, shown]) =>
+                shown ? (
+                  <li key={to as string}>
+                    <Link to={to as string} aria-current={path === to ? 'page' : undefined}>
+                      {label}
+                    </Link>
+                  </li>
+                ) : null,
+              )}
+            </ul>
+          </nav>
+        </div>
         <main id="main" className="content" tabIndex={-1}>
           {children}
         </main>

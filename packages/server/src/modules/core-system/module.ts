@@ -20,6 +20,7 @@ import { createLoginThrottle } from './login-throttle.js';
 import { meActions } from './me.actions.js';
 import { createMeService } from './me.service.js';
 import { createOidcService } from './oidc.service.js';
+import { pendingInviteActions } from './pending-invites.actions.js';
 import { projectActions } from './projects.actions.js';
 import { createProjectsService } from './projects.service.js';
 import { samlActions } from './saml.actions.js';
@@ -122,6 +123,7 @@ export const coreSystemModule: ServerModule = {
           invites: createInvitesService({ db, sessions, clock, publicUrl: config.publicUrl }),
           cookies,
         }),
+        ...pendingInviteActions({ db, clock }),
       ],
       notices,
       // API keys first: a request with a Bearer key is judged by the key even if it carries a cookie.

@@ -1,0 +1,202 @@
+/**
+ * A user's access: one row per grant (project, environment or every environment, role), saved
+ * together with `PUT /api/v1/users/{id}/grants`, which replaces the whole list.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import { ROLES } from '../../../../core/src/auth/scopes.js';
+import {
+  type ApiError,
+  type Environment,
+  environments,
+  type GrantEntry,
+  people,
+  type UserEntry,
+} from '../../api/index.js';
+import { toApiError, useStudio } from '../../state/studio-context.js';
+import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+
+interface Row extends GrantEntry {
+  key: number;
+}
+
+export function GrantsEditor({ user, onClose }: { user: UserEntry; onClose: () => void }) {
+  const { bootstrap } = useStudio();
+  const projects = bootstrap.projects;
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const [saved, setSaved] = useState<string>('');
+  const [envs, setEnvs] = useState<Record<string, Environment[]>>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const nextKey = useRef(0);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const ids = useId();
+
+  useEffect(() => {
+    heading.current?.focus();
+    people.grants(user.id).then(
+      (grants) => {
+        setRows(grants.map((g) => ({ ...g, key: nextKey.current++ })));
+        setSaved(JSON.stringify(grants));
+      },
+      (caught) => setError(toApiError(caught)),
+    );
+  }, [user.id]);
+
+  // The environments of every project a row names, loaded once each.
+  const requested = useRef(new Set<string>());
+  useEffect(() => {
+    for (const project of new Set((rows ?? []).map((r) => r.project))) {
+      if (!project || requested.current.has(project)) continue;
+      requested.current.add(project);
+      environments.list(project).then(
+        (list) => setEnvs((all) => ({ ...all, [project]: list })),
+        (caught) => setError(toApiError(caught)),
+      );
+    }
+  }, [rows]);
+
+  const change = (key: number, patch: Partial<GrantEntry>) =>
+    setRows((all) => (all ?? []).map((row) => (row.key === key ? { ...row, ...patch } : row)));
+
+  const grantsOf = (list: Row[]): GrantEntry[] =>
+    list.map(({ project, environment, role }) => ({ project, environment, role }));
+  const dirty = rows !== null && JSON.stringify(grantsOf(rows)) !== saved;
+
+  const save = async () => {
+    if (!rows) return;
+    setBusy(true);
+    setError(null);
+    setMessage(null);
+    try {
+      const answer = await people.replaceGrants(user.id, grantsOf(rows));
+      setRows(answer.map((g) => ({ ...g, key: nextKey.current++ })));
+      setSaved(JSON.stringify(answer));
+      setMessage(`Saved the access of ${user.email}.`);
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby={`${ids}-heading`}>
+      <h3 id={`${ids}-heading`} ref={heading} tabIndex={-1}>
+        Access of {user.email}
+      </h3>
+      {user.role === 'admin' ? (
+        <Notice kind="info">
+          {user.email} is an administrator: they have every permission in every project, whatever the grants say.
+        </Notice>
+      ) : (
+        <p className="hint">
+          A grant gives a role in one project, for every environment or for one. In an environment, a grant for that
+          environment wins over one for every environment, so it can narrow as well as widen. Without a grant, the
+          project is invisible to them.
+        </p>
+      )}
+      {rows === null && !error ? <Loading /> : null}
+      {rows && rows.length === 0 ? <p>No grants.</p> : null}
+      {rows && rows.length > 0 ? (
+        <div className="table-scroll">
+          <table className="list admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Project</th>
+                <th scope="col">Environment</th>
+                <th scope="col">Role</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, index) => (
+                <tr key={row.key}>
+                  <td>
+                    <select
+                      aria-label={`Project of grant ${index + 1}`}
+                      value={row.project}
+                      onChange={(e) => change(row.key, { project: e.target.value, environment: '*' })}
+                    >
+                      {projects.some((p) => p.slug === row.project) ? null : (
+                        <option value={row.project}>{row.project}</option>
+                      )}
+                      {projects.map((p) => (
+                        <option key={p.slug} value={p.slug}>
+                          {p.name}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <select
+                      aria-label={`Environment of grant ${index + 1}`}
+                      value={row.environment}
+                      onChange={(e) => change(row.key, { environment: e.target.value })}
+                    >
+                      <option value="*">Every environment</option>
+                      {row.environment !== '*' && !(envs[row.project] ?? []).some((e) => e.name === row.environment) ? (
+                        <option value={row.environment}>{row.environment}</option>
+                      ) : null}
+                      {(envs[row.project] ?? []).map((env) => (
+                        <option key={env.name} value={env.name}>
+                          {env.name}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <select
+                      aria-label={`Role of grant ${index + 1}`}
+                      value={row.role}
+                      onChange={(e) => change(row.key, { role: e.target.value })}
+                    >
+                      {ROLES.map((role) => (
+                        <option key={role} value={role}>
+                          {role}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      onClick={() => setRows((all) => (all ?? []).filter((r) => r.key !== row.key))}
+                      aria-label={`Remove grant ${index + 1}`}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <ErrorNotice error={error} title="The access was not saved." />
+      {message ? <Notice kind="success">{message}</Notice> : null}
+      <div className="actions">
+        <button
+          type="button"
+          disabled={rows === null || projects.length === 0}
+          onClick={() =>
+            setRows((all) => [
+              ...(all ?? []),
+              { key: nextKey.current++, project: projects[0]?.slug ?? '', environment: '*', role: 'viewer' },
+            ])
+          }
+        >
+          Add grant
+        </button>
+        <button type="button" className="primary" disabled={!dirty || busy} onClick={save}>
+          {busy ? 'Saving…' : 'Save access'}
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,195 @@
+/**
+ * Invitations: send one (email, role, optionally a project), copy its link, see the pending ones
+ * (`GET /api/v1/invites`) and withdraw one. The server never shows a link again (its token exists only
+ * in the answer that created the invite), so the links of invites created in this tab are kept in
+ * memory, never stored, and offered beside them while moving between Studio pages.
+ */
+import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { ROLES } from '../../../../core/src/auth/scopes.js';
+import { type ApiError, type InviteEntry, type PendingInviteEntry, people } from '../../api/index.js';
+import { toApiError, useStudio } from '../../state/studio-context.js';
+import { ErrorNotice, Notice } from '../../ui/notice.js';
+import { TextField } from '../../ui/text-field.js';
+import { CopyButton } from '../api-keys/copy-button.js';
+import { formatTime } from '../dashboard-page.js';
+import { ROLE_HELP } from './roles.js';
+
+// Invites sent in this tab: kept in memory only (the links are secrets), newest first.
+let sent: InviteEntry[] = [];
+const listeners = new Set<() => void>();
+function remember(invite: InviteEntry) {
+  // A new invite for an email withdraws that email's earlier ones (as the server does).
+  sent = [invite, ...sent.filter((i) => i.email !== invite.email)];
+  for (const listener of listeners) listener();
+}
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function InvitesSection() {
+  const { bootstrap } = useStudio();
+  const invites = useSyncExternalStore(subscribe, () => sent);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('editor');
+  const [project, setProject] = useState('');
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState<PendingInviteEntry[] | null>(null);
+  const [listError, setListError] = useState<ApiError | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setPending(await people.pendingInvites());
+      setListError(null);
+    } catch (caught) {
+      setListError(toApiError(caught));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const withdraw = async (invite: PendingInviteEntry) => {
+    if (!window.confirm(`Withdraw the invitation for ${invite.email}? Its link stops working.`)) return;
+    setMessage(null);
+    try {
+      await people.withdrawInvite(invite.id);
+      setMessage(`Withdrew the invitation for ${invite.email}.`);
+    } catch (caught) {
+      setListError(toApiError(caught));
+    }
+    await load();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setMessage(null);
+    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) {
+      setProblems({ email: 'Enter an email address.' });
+      return;
+    }
+    setProblems({});
+    setBusy(true);
+    try {
+      const invite = await people.invite({ email: email.trim(), role, ...(project ? { project } : {}) });
+      remember(invite);
+      setMessage(`Invitation for ${invite.email} created. Send them the link below.`);
+      setEmail('');
+      await load();
+    } catch (caught) {
+      const apiError = toApiError(caught);
+      setError(apiError);
+      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      if (fields['body.email']) setProblems({ email: `This email ${fields['body.email']}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const links = new Map(invites.map((invite) => [invite.id, invite.inviteUrl]));
+  return (
+    <section aria-labelledby="invites-heading">
+      <h2 id="invites-heading">Invitations</h2>
+      <form className="panel" onSubmit={submit} noValidate>
+        <p className="hint">
+          An invitation is a link, valid 7 days and usable once, where the person chooses a password. The CMS sends no
+          email: copy the link and send it yourself.
+        </p>
+        <TextField
+          label="Email to invite"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={problems.email}
+        />
+        <div className="field">
+          <label htmlFor="invite-project">Project</label>
+          <select id="invite-project" value={project} onChange={(e) => setProject(e.target.value)}>
+            <option value="">No project: the role applies to the whole instance</option>
+            {bootstrap.projects.map((p) => (
+              <option key={p.slug} value={p.slug}>
+                {p.name} ({p.slug})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="invite-role">Role</label>
+          <small className="hint" id="invite-role-hint">
+            With a project, the role is granted in that project, every environment. {ROLE_HELP}
+          </small>
+          <select
+            id="invite-role"
+            aria-describedby="invite-role-hint"
+            value={role}
+            onChange={(e) => setRole(e.target.value)}
+          >
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </div>
+        <ErrorNotice error={error} title="The invitation was not created." />
+        {message ? <Notice kind="success">{message}</Notice> : null}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Sending…' : 'Create invitation'}
+        </button>
+      </form>
+      <h3>Pending invitations</h3>
+      <p className="hint">
+        Invitations neither accepted nor expired. A link is shown only when its invitation is created (here, those
+        created in this browser tab); for a lost link, create a new invitation, which replaces the old one.
+      </p>
+      <ErrorNotice error={listError} />
+      {pending === null && !listError ? <p className="loading">Loading…</p> : null}
+      {pending && pending.length === 0 ? <p className="empty">No pending invitations.</p> : null}
+      {pending && pending.length > 0 ? (
+        <ul className="invite-list">
+          {pending.map((invite) => {
+            const link = links.get(invite.id);
+            return (
+              <li key={invite.id} className="panel">
+                <strong>{invite.email}</strong>{' '}
+                <span className="muted">
+                  {invite.role}
+                  {invite.project ? ` in ${invite.project}` : ' (instance)'} · sent {formatTime(invite.createdAt)} ·
+                  expires {formatTime(invite.expiresAt)}
+                </span>
+                <div className="actions">
+                  {link ? (
+                    <>
+                      <input
+                        readOnly
+                        className="mono grow-input"
+                        value={link}
+                        aria-label={`Invitation link for ${invite.email}`}
+                        onFocus={(e) => e.target.select()}
+                      />
+                      <CopyButton text={link} label="Copy link" />
+                    </>
+                  ) : null}
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => withdraw(invite)}
+                    aria-label={`Withdraw the invitation for ${invite.email}`}
+                  >
+                    Withdraw
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,305 @@
+/**
+ * `/settings/people`: the users of the instance (create, change role, disable or enable), each
+ * user's access per project and environment (grants), invitations, and the signed-in person's own
+ * sessions with "Sign out everywhere".
+ */
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { ROLES } from '../../../../core/src/auth/scopes.js';
+import { type ApiError, people, type UserEntry } from '../../api/index.js';
+import { toApiError, useStudio } from '../../state/studio-context.js';
+import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { TextField } from '../../ui/text-field.js';
+import { formatTime } from '../dashboard-page.js';
+import { GrantsEditor } from './grants-editor.js';
+import { InvitesSection } from './invites-section.js';
+import { ROLE_HELP } from './roles.js';
+import { SessionsSection } from './sessions-section.js';
+
+const PAGE_SIZE = 50;
+
+export function PeoplePage() {
+  const { bootstrap } = useStudio();
+  const canManage = bootstrap.me.capabilities['users.manage'];
+  return (
+    <>
+      <h1>People</h1>
+      {canManage ? (
+        <>
+          <UsersSection />
+          <InvitesSection />
+        </>
+      ) : (
+        <Notice kind="info">
+          Managing users needs the <code>users:manage</code> permission, which administrators have. You can still see
+          and end your own sessions below.
+        </Notice>
+      )}
+      <SessionsSection />
+    </>
+  );
+}
+
+function UsersSection() {
+  const { bootstrap } = useStudio();
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<{ users: UserEntry[]; total: number } | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [roles, setRoles] = useState<Record<string, string>>({});
+  const [editing, setEditing] = useState<UserEntry | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const load = useCallback(async (at: number) => {
+    try {
+      const answer = await people.list(at, PAGE_SIZE);
+      setPage({ users: answer.data, total: answer.pagination.total });
+      setLoadError(null);
+    } catch (caught) {
+      setLoadError(toApiError(caught));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load(offset);
+  }, [load, offset]);
+
+  const act = async (user: UserEntry, change: { role?: string; disabled?: boolean }, done: string) => {
+    setBusy(user.id);
+    setError(null);
+    setMessage(null);
+    try {
+      await people.update(user.id, change);
+      setMessage(done);
+      setRoles((all) => {
+        const { [user.id]: _dropped, ...rest } = all;
+        return rest;
+      });
+      await load(offset);
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const toggleDisabled = (user: UserEntry) => {
+    if (
+      !user.disabled &&
+      !window.confirm(
+        `Disable ${user.email}? They are signed out everywhere at once and cannot sign in until enabled again. Their keys stop working.`,
+      )
+    ) {
+      return;
+    }
+    void act(
+      user,
+      { disabled: !user.disabled },
+      user.disabled ? `${user.email} is enabled again.` : `${user.email} is disabled and signed out.`,
+    );
+  };
+
+  const total = page?.total ?? 0;
+  return (
+    <section aria-labelledby="users-heading">
+      <h2 id="users-heading">Users</h2>
+      <CreateUserForm
+        onCreated={async (user) => {
+          setMessage(`Created ${user.email}.`);
+          await load(offset);
+        }}
+      />
+      <ErrorNotice error={loadError} title="The users could not be loaded." />
+      <ErrorNotice error={error} title="The change was not saved." />
+      {message ? <Notice kind="success">{message}</Notice> : null}
+      {page === null && !loadError ? <Loading /> : null}
+      {page && page.users.length === 0 ? <Empty>No users.</Empty> : null}
+      {page && page.users.length > 0 ? (
+        <>
+          <p className="hint">{ROLE_HELP}</p>
+          <div className="table-scroll">
+            <table className="list admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.users.map((user) => {
+                  const chosen = roles[user.id] ?? user.role;
+                  const self = user.id === bootstrap.me.principalId;
+                  return (
+                    <tr key={user.id}>
+                      <th scope="row">
+                        {user.email}
+                        {self ? <span className="badge badge-draft">you</span> : null}
+                      </th>
+                      <td>
+                        <div className="actions">
+                          <select
+                            aria-label={`Role of ${user.email}`}
+                            value={chosen}
+                            onChange={(e) => setRoles((all) => ({ ...all, [user.id]: e.target.value }))}
+                          >
+                            {ROLES.map((role) => (
+                              <option key={role} value={role}>
+                                {role}
+                              </option>
+                            ))}
+                          </select>
+                          <button
+                            type="button"
+                            disabled={chosen === user.role || busy === user.id}
+                            onClick={() => act(user, { role: chosen }, `${user.email} is now ${chosen}.`)}
+                            aria-label={`Save role of ${user.email}`}
+                          >
+                            Save role
+                          </button>
+                        </div>
+                      </td>
+                      <td>
+                        <span className={`badge ${user.disabled ? 'badge-error' : 'badge-published'}`}>
+                          {user.disabled ? 'Disabled' : 'Active'}
+                        </span>
+                        {user.hasPassword ? null : <span className="badge badge-draft">no password</span>}
+                      </td>
+                      <td>{formatTime(user.createdAt)}</td>
+                      <td>
+                        <div className="actions">
+                          <button
+                            type="button"
+                            onClick={() => setEditing(user)}
+                            aria-label={`Access of ${user.email}`}
+                            aria-expanded={editing?.id === user.id}
+                          >
+                            Access
+                          </button>
+                          <button
+                            type="button"
+                            className={user.disabled ? undefined : 'danger'}
+                            disabled={busy === user.id}
+                            onClick={() => toggleDisabled(user)}
+                            aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
+                          >
+                            {user.disabled ? 'Enable' : 'Disable'}
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          {total > PAGE_SIZE ? (
+            <nav className="pager" aria-label="Pages of users">
+              <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+                Previous
+              </button>
+              <span>
+                {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+              </span>
+              <button
+                type="button"
+                disabled={offset + PAGE_SIZE >= total}
+                onClick={() => setOffset(offset + PAGE_SIZE)}
+              >
+                Next
+              </button>
+            </nav>
+          ) : null}
+        </>
+      ) : null}
+      {editing ? <GrantsEditor key={editing.id} user={editing} onClose={() => setEditing(null)} /> : null}
+    </section>
+  );
+}
+
+function CreateUserForm({ onCreated }: { onCreated: (user: UserEntry) => unknown }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('viewer');
+  const [password, setPassword] = useState('');
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found: Record<string, string> = {};
+    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) found.email = 'Enter an email address.';
+    if (password && [...password].length < 12) found.password = 'Use at least 12 characters, or leave it empty.';
+    setProblems(found);
+    setError(null);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      const user = await people.create({ email: email.trim(), role, ...(password ? { password } : {}) });
+      setEmail('');
+      setPassword('');
+      await onCreated(user);
+    } catch (caught) {
+      const apiError = toApiError(caught);
+      setError(apiError);
+      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      setProblems({
+        ...(fields['body.email'] ? { email: fields['body.email'] } : {}),
+        ...(fields['body.password'] ? { password: fields['body.password'] } : {}),
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <details className="panel">
+      <summary>Create a user</summary>
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={problems.email}
+        />
+        <div className="field">
+          <label htmlFor="new-user-role">Role</label>
+          <small className="hint" id="new-user-role-hint">
+            {ROLE_HELP}
+          </small>
+          <select
+            id="new-user-role"
+            aria-describedby="new-user-role-hint"
+            value={role}
+            onChange={(e) => setRole(e.target.value)}
+          >
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </div>
+        <TextField
+          label="Password (optional)"
+          hint="Without one, the person cannot sign in until a password is set; an invite lets them choose their own."
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={problems.password}
+        />
+        <ErrorNotice error={error} title="The user was not created." />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create user'}
+        </button>
+      </form>
+    </details>
+  );
+}
