@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { setUnauthorizedHandler } from './api/index.js';
+import { ContributedPage, useContributedRoute } from './extensions/contributed.js';
 import { CliAuthorizePage } from './pages/cli-authorize-page.js';
 import { ContentListPage } from './pages/content-list-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
@@ -7,6 +8,7 @@ import { EditorPage } from './pages/editor-page.js';
 import { HistoryPage } from './pages/history-page.js';
 import { InvitePage } from './pages/invite-page.js';
 import { LoginPage } from './pages/login-page.js';
+import { SettingsPage } from './pages/settings/settings-page.js';
 import { SetupPage } from './pages/setup-page.js';
 import { match, navigate, useLocation } from './router.js';
 import { StudioProvider } from './state/studio-context.js';
@@ -66,8 +68,12 @@ export function App() {
   );
 }
 
+/** The built-in pages, then the settings area and the pages modules contribute (`routes`). */
 function SignedInRoutes({ path }: { path: string }) {
+  const contributed = useContributedRoute(path);
   if (path === '/' || path === '') return <DashboardPage />;
+  if (path === '/settings' || path.startsWith('/settings/')) return <SettingsPage key={path} path={path} />;
+  if (contributed) return <ContributedPage key={contributed.id} page={contributed} />;
   let params = match('/content/:type/:id/history', path);
   if (params) return <HistoryPage key={params.id} type={params.type as string} id={params.id as string} />;
   params = match('/content/:type/:id', path);

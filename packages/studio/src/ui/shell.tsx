@@ -1,13 +1,20 @@
 import { type ReactNode, useState } from 'react';
 import { auth } from '../api/index.js';
+import { useExtensions, useNavItems } from '../extensions/use-extensions.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { useStudio } from '../state/studio-context.js';
 
-/** The frame of signed-in pages: where am I (project, environment), the types, who am I. */
+/**
+ * The frame of signed-in pages: where am I (project, environment), the Studio's pages (the
+ * dashboard, the modules' nav items, settings), the content types, who am I.
+ */
 export function Shell({ children }: { children: ReactNode }) {
   const { bootstrap, environments, target, types, setTarget } = useStudio();
   const { path } = useLocation();
   const [signingOut, setSigningOut] = useState(false);
+  const navItems = useNavItems();
+  const hasSettings = useExtensions('settingsPanels').length > 0;
+  const current = (to: string) => (path === to || path.startsWith(`${to}/`) ? 'page' : undefined);
 
   const signOut = async () => {
     if (!navigate('/login', { replace: false })) return;
@@ -65,25 +72,48 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <div className="layout">
-        <nav className="sidebar" aria-label="Content types">
-          <ul>
-            <li>
-              <Link to="/" aria-current={path === '/' ? 'page' : undefined}>
-                Dashboard
-              </Link>
-            </li>
-            {types.map((type) => {
-              const to = `/content/${encodeURIComponent(type.name)}`;
-              return (
-                <li key={type.name}>
-                  <Link to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>
-                    {labelOf(type.name)}
+        <div className="sidebar">
+          <nav aria-label="Studio">
+            <ul>
+              <li>
+                <Link to="/" aria-current={path === '/' ? 'page' : undefined}>
+                  Dashboard
+                </Link>
+              </li>
+              {navItems.map((item) => (
+                <li key={item.id}>
+                  <Link to={item.to} aria-current={current(item.to)}>
+                    {item.label}
                   </Link>
                 </li>
-              );
-            })}
-          </ul>
-        </nav>
+              ))}
+              {hasSettings ? (
+                <li>
+                  <Link to="/settings" aria-current={current('/settings')}>
+                    Settings
+                  </Link>
+                </li>
+              ) : null}
+            </ul>
+          </nav>
+          <nav aria-labelledby="types-heading">
+            <h2 id="types-heading" className="nav-heading">
+              Content types
+            </h2>
+            <ul>
+              {types.map((type) => {
+                const to = `/content/${encodeURIComponent(type.name)}`;
+                return (
+                  <li key={type.name}>
+                    <Link to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>
+                      {labelOf(type.name)}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+        </div>
         <main id="main" className="content" tabIndex={-1}>
           {children}
         </main>
