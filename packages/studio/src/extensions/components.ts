@@ -9,8 +9,19 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 // biome-ignore lint/suspicious/noExplicitAny: each kind passes its own props (extensions/props.ts)
 type AnyComponent = ComponentType<any>;
 
+const preloaders = new Map<LazyExoticComponent<AnyComponent>, () => Promise<unknown>>();
+
 function load<M>(importer: () => Promise<M>, name: keyof M): LazyExoticComponent<AnyComponent> {
-  return lazy(async () => ({ default: (await importer())[name] as AnyComponent }));
+  const component = lazy(async () => ({ default: (await importer())[name] as AnyComponent }));
+  preloaders.set(component, importer);
+  return component;
+}
+
+/** Starts loading a component's chunk now (when the bootstrap names it), so it is there when shown. */
+export function preload(component: LazyExoticComponent<AnyComponent>): void {
+  preloaders
+    .get(component)?.()
+    .catch(() => undefined);
 }
 
 export const STUDIO_COMPONENTS: Readonly<Record<string, LazyExoticComponent<AnyComponent>>> = {

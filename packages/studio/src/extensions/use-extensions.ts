@@ -3,9 +3,9 @@
  * this build has (the others are skipped once with a console warning).
  */
 import type { StudioContributionKind, StudioExtension } from '@cms/core';
-import { type ComponentType, type LazyExoticComponent, useMemo } from 'react';
+import { type ComponentType, type LazyExoticComponent, useEffect, useMemo } from 'react';
 import { useStudio } from '../state/studio-context.js';
-import { STUDIO_COMPONENTS } from './components.js';
+import { preload, STUDIO_COMPONENTS } from './components.js';
 
 export type ExtensionOf<K extends StudioContributionKind> = Extract<StudioExtension, { kind: K }>;
 
@@ -20,7 +20,10 @@ const warned = new Set<string>();
 export function componentOf(extension: StudioExtension): Resolved<StudioContributionKind>['Component'] | null {
   if (!('component' in extension)) return null;
   const found = STUDIO_COMPONENTS[extension.component];
-  if (found) return found;
+  if (found) {
+    preload(found);
+    return found;
+  }
   if (!warned.has(extension.id)) {
     warned.add(extension.id);
     console.warn(
@@ -38,6 +41,17 @@ function byOrder(a: StudioExtension, b: StudioExtension): number {
 export function useAllExtensions(): StudioExtension[] {
   const { bootstrap } = useStudio();
   return (bootstrap.extensions ?? []) as StudioExtension[];
+}
+
+/**
+ * Once per bootstrap: starts loading every contributed component (so fields, slots and overrides
+ * are there when a page shows them) and warns about the ones this build lacks.
+ */
+export function usePreloadedExtensions(): void {
+  const all = useAllExtensions();
+  useEffect(() => {
+    for (const extension of all) componentOf(extension);
+  }, [all]);
 }
 
 /** The contributions of one kind that this build can render, in order. */

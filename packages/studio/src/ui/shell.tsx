@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { auth } from '../api/index.js';
-import { useExtensions, useNavItems } from '../extensions/use-extensions.js';
+import { useExtensions, useNavItems, usePreloadedExtensions } from '../extensions/use-extensions.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { useStudio } from '../state/studio-context.js';
 
@@ -12,6 +12,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const { bootstrap, environments, target, types, setTarget } = useStudio();
   const { path } = useLocation();
   const [signingOut, setSigningOut] = useState(false);
+  usePreloadedExtensions();
   const navItems = useNavItems();
   const hasSettings = useExtensions('settingsPanels').length > 0;
   const current = (to: string) => (path === to || path.startsWith(`${to}/`) ? 'page' : undefined);
@@ -96,10 +97,10 @@ export function Shell({ children }: { children: ReactNode }) {
               ) : null}
             </ul>
           </nav>
-          <nav aria-labelledby="types-heading">
-            <h2 id="types-heading" className="nav-heading">
+          <nav aria-label="Content types">
+            <div className="nav-heading" aria-hidden="true">
               Content types
-            </h2>
+            </div>
             <ul>
               {types.map((type) => {
                 const to = `/content/${encodeURIComponent(type.name)}`;

@@ -109,9 +109,8 @@ export function ProjectSettingsPanel() {
           <fieldset className="group" disabled={!canManage || busy}>
             <legend id="image-limit-title">Image upload limit</legend>
             <p id={ids.hint} className="hint">
-              Images larger than this are refused when uploaded (PAYLOAD_TOO_LARGE), in every environment of the
-              project. Other files, and images too, are also held to the server's limit for any upload
-              (CMS_MAX_UPLOAD_BYTES). Currently:{' '}
+              Images larger than this are refused at upload (PAYLOAD_TOO_LARGE) in every environment of the project.
+              Every upload, image or not, is also held to the server's own limit (CMS_MAX_UPLOAD_BYTES). Currently:{' '}
               <strong>
                 {settings.mediaImageMaxBytes === null
                   ? 'no limit of its own'
@@ -119,26 +118,14 @@ export function ProjectSettingsPanel() {
               </strong>
               .
             </p>
-            <div className="field field-inline">
-              <input
-                type="radio"
-                id={`${ids.amount}-none`}
-                name="image-limit"
-                checked={!limited}
-                onChange={() => setLimited(false)}
-              />
-              <label htmlFor={`${ids.amount}-none`}>No limit of its own</label>
-            </div>
-            <div className="field field-inline">
-              <input
-                type="radio"
-                id={`${ids.amount}-some`}
-                name="image-limit"
-                checked={limited}
-                onChange={() => setLimited(true)}
-              />
-              <label htmlFor={`${ids.amount}-some`}>Limit images to</label>
-            </div>
+            <label className="choice">
+              <input type="radio" name="image-limit" checked={!limited} onChange={() => setLimited(false)} />
+              No limit of its own
+            </label>
+            <label className="choice">
+              <input type="radio" name="image-limit" checked={limited} onChange={() => setLimited(true)} />
+              Limit images to
+            </label>
             <div className="toolbar">
               <label htmlFor={ids.amount}>
                 <span>Largest image</span>
