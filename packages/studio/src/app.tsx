@@ -72,7 +72,7 @@ export function App() {
 function SignedInRoutes({ path }: { path: string }) {
   const contributed = useContributedRoute(path);
   if (path === '/' || path === '') return <DashboardPage />;
-  if (path === '/settings' || path.startsWith('/settings/')) return <SettingsPage key={path} path={path} />;
+  if (path === '/settings' || path.startsWith('/settings/')) return <SettingsPage path={path} />;
   if (contributed) return <ContributedPage key={contributed.id} page={contributed} />;
   let params = match('/content/:type/:id/history', path);
   if (params) return <HistoryPage key={params.id} type={params.type as string} id={params.id as string} />;

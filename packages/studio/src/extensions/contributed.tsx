@@ -5,20 +5,30 @@
  */
 import { type ReactElement, useCallback } from 'react';
 import type { FieldMetadata } from '../editor/core-schema.js';
+import { Loading } from '../ui/notice.js';
 import { ExtensionFrame } from './extension-boundary.js';
 import type { ActionOverrideProps, EditorNodeProps, FieldKindProps } from './props.js';
 import { type Resolved, useExtensions } from './use-extensions.js';
 
-/** The contributed page at `path` (exactly), or null. */
+/** Does a contributed page at `base` own `path`: the page itself or a path below it (`/media/<id>`)? */
+export function ownsPath(base: string, path: string): boolean {
+  return path === base || path.startsWith(`${base}/`);
+}
+
+/**
+ * The contributed page that owns `path` (the longest matching base), or null. A page reads the
+ * rest of the address itself (`useLocation()`), for its own sub-pages.
+ */
 export function useContributedRoute(path: string): Resolved<'routes'> | null {
-  return useExtensions('routes').find((route) => route.path === path) ?? null;
+  const owners = useExtensions('routes').filter((route) => ownsPath(route.path, path));
+  return owners.sort((a, b) => b.path.length - a.path.length)[0] ?? null;
 }
 
 /** Renders a contributed route or settings panel. */
 export function ContributedPage({ page }: { page: Resolved<'routes'> | Resolved<'settingsPanels'> }) {
   const name = 'title' in page ? page.title : page.label;
   return (
-    <ExtensionFrame name={name}>
+    <ExtensionFrame name={name} fallback={<Loading />}>
       <page.Component />
     </ExtensionFrame>
   );

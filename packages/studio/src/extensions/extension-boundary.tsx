@@ -4,10 +4,19 @@ import { Component, type ReactNode, Suspense } from 'react';
  * One contribution on a page: loaded lazily, and if it throws, only its own place says so (the
  * page and the other contributions keep working).
  */
-export function ExtensionFrame({ name, children }: { name: string; children: ReactNode }) {
+export function ExtensionFrame({
+  name,
+  children,
+  fallback = null,
+}: {
+  name: string;
+  children: ReactNode;
+  /** Shown while the component's chunk loads (pages say "Loading…"; widgets show nothing). */
+  fallback?: ReactNode;
+}) {
   return (
     <Boundary name={name}>
-      <Suspense fallback={null}>{children}</Suspense>
+      <Suspense fallback={fallback}>{children}</Suspense>
     </Boundary>
   );
 }

@@ -1,4 +1,4 @@
-import { ContributedPage } from '../../extensions/contributed.js';
+import { ContributedPage, ownsPath } from '../../extensions/contributed.js';
 import { Slot } from '../../extensions/slot.js';
 import { useExtensions } from '../../extensions/use-extensions.js';
 import { Link } from '../../router.js';
@@ -6,7 +6,7 @@ import { Empty } from '../../ui/notice.js';
 
 /**
  * `/settings` and its panels: every module's `settingsPanels` (slot `settings.general`), each at its
- * own path, with the list of panels beside it; `/settings` itself lists them and shows the widgets
+ * own path (and the paths below it, for its own sub-pages), with the list of panels beside it; `/settings` itself lists them and shows the widgets
  * modules put in `settings.general`.
  */
 export function SettingsPage({ path }: { path: string }) {
@@ -31,7 +31,9 @@ export function SettingsPage({ path }: { path: string }) {
       </>
     );
   }
-  const panel = panels.find((candidate) => candidate.path === path);
+  const panel = panels
+    .filter((candidate) => ownsPath(candidate.path, path))
+    .sort((a, b) => b.path.length - a.path.length)[0];
   return (
     <div className="settings-layout">
       <nav className="settings-nav" aria-label="Settings">
@@ -41,7 +43,7 @@ export function SettingsPage({ path }: { path: string }) {
           </li>
           {panels.map((candidate) => (
             <li key={candidate.id}>
-              <Link to={candidate.path} aria-current={candidate.path === path ? 'page' : undefined}>
+              <Link to={candidate.path} aria-current={candidate === panel ? 'page' : undefined}>
                 {candidate.label}
               </Link>
             </li>
