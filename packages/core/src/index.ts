@@ -28,6 +28,7 @@ export * from './wire/search.routes.js';
 export * from './wire/setup.routes.js';
 export * from './wire/shapes.js';
 export * from './wire/sso.routes.js';
+export * from './wire/studio-extensions.js';
 export * from './wire/users.routes.js';
 export * from './wire/versions.routes.js';
 export * from './wire/webhooks.routes.js';

@@ -8,6 +8,7 @@ import { FIRST_PARTY_MODULES } from './modules/first-party.js';
 import { loadModules } from './modules/loader.js';
 import type { ModuleManifest, ModuleSurface, ServerModule } from './modules/module-types.js';
 import { createServiceRegistry } from './modules/service-registry.js';
+import { studioExtensionsOf } from './modules/studio-contributions.js';
 import type { Db } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { openDb } from './storage/open-db.js';
@@ -58,6 +59,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     const targets = createTargetResolver(db, bus);
     const actions: AnyAction[] = [];
     const manifests: ModuleManifest[] = ordered.map((module) => module.manifest);
+    const studioExtensions = studioExtensionsOf(ordered);
     const registry = createServiceRegistry();
     const surfaces: ModuleSurface[] = [];
     for (const module of ordered) {
@@ -69,6 +71,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
         targets,
         actions: () => actions,
         modules: () => manifests,
+        studioExtensions: () => studioExtensions,
         registry,
         clock: options.clock ?? (() => new Date()),
       };

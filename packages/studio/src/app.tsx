@@ -1,18 +1,15 @@
 import { useEffect } from 'react';
 import { setUnauthorizedHandler } from './api/index.js';
-import { ApiKeysPage } from './pages/api-keys/api-keys-page.js';
+import { ContributedPage, useContributedRoute } from './extensions/contributed.js';
 import { CliAuthorizePage } from './pages/cli-authorize-page.js';
 import { ContentListPage } from './pages/content-list-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
 import { EditorPage } from './pages/editor-page.js';
-import { EnvironmentsPage } from './pages/environments/environments-page.js';
 import { HistoryPage } from './pages/history-page.js';
 import { InvitePage } from './pages/invite-page.js';
 import { LoginPage } from './pages/login-page.js';
-import { MediaLibraryPage } from './pages/media/media-library-page.js';
-import { PeoplePage } from './pages/people/people-page.js';
+import { SettingsPage } from './pages/settings/settings-page.js';
 import { SetupPage } from './pages/setup-page.js';
-import { WebhooksPage } from './pages/webhooks/webhooks-page.js';
 import { match, navigate, useLocation } from './router.js';
 import { StudioProvider } from './state/studio-context.js';
 import { AuthCard } from './ui/auth-card.js';
@@ -71,13 +68,12 @@ export function App() {
   );
 }
 
+/** The built-in pages, then the settings area and the pages modules contribute (`routes`). */
 function SignedInRoutes({ path }: { path: string }) {
+  const contributed = useContributedRoute(path);
   if (path === '/' || path === '') return <DashboardPage />;
-  if (path === '/media') return <MediaLibraryPage />;
-  if (path === '/settings/webhooks') return <WebhooksPage />;
-  if (path === '/settings/api-keys') return <ApiKeysPage />;
-  if (path === '/settings/people') return <PeoplePage />;
-  if (path === '/environments') return <EnvironmentsPage />;
+  if (path === '/settings' || path.startsWith('/settings/')) return <SettingsPage path={path} />;
+  if (contributed) return <ContributedPage key={contributed.id} page={contributed} />;
   let params = match('/content/:type/:id/history', path);
   if (params) return <HistoryPage key={params.id} type={params.type as string} id={params.id as string} />;
   params = match('/content/:type/:id', path);

@@ -4,7 +4,8 @@ import { CAPABILITY_SCOPES, type Capabilities } from '../auth/scopes.js';
 import { defineRoute } from './define-route.js';
 import { EnvironmentSchema } from './environments.routes.js';
 import { ProjectSchema } from './projects.routes.js';
-import { AnyObject, StringEnum } from './shapes.js';
+import { StringEnum } from './shapes.js';
+import { StudioExtensionSchema } from './studio-extensions.js';
 
 const capabilityNames = Object.keys(CAPABILITY_SCOPES);
 
@@ -43,7 +44,8 @@ export const StudioBootstrapSchema = Type.Object({
   projects: Type.Array(ProjectSchema),
   environments: Type.Array(EnvironmentSchema),
   modules: Type.Array(ModuleManifestSchema),
-  extensions: Type.Array(AnyObject),
+  /** The modules' Studio contributions the caller may use (studio-extensions.ts). */
+  extensions: Type.Array(StudioExtensionSchema),
 });
 export type StudioBootstrap = Static<typeof StudioBootstrapSchema>;
 

@@ -1,5 +1,6 @@
 import semver from 'semver';
 import type { ModuleManifest, ServerModule } from './module-types.js';
+import { assertStudioContributions, StudioContributionError } from './studio-contributions.js';
 
 /** The version modules are checked against (minCoreVersion / maxCoreVersion). */
 export const CORE_VERSION = '1.0.0';
@@ -19,9 +20,9 @@ export class ModuleValidationError extends Error {
 }
 
 /**
- * Validates every module (manifest, core version range, dependencies, cycles) and returns them in
- * mount order: dependencies first, ties broken by manifest id so the order never depends on the
- * order modules were listed in.
+ * Validates every module (manifest, core version range, dependencies, cycles, Studio contributions)
+ * and returns them in mount order: dependencies first, ties broken by manifest id so the order never
+ * depends on the order modules were listed in.
  */
 export function loadModules(modules: readonly ServerModule[], coreVersion = CORE_VERSION): ServerModule[] {
   const byId = new Map<string, ServerModule>();
@@ -38,7 +39,14 @@ export function loadModules(modules: readonly ServerModule[], coreVersion = CORE
       }
     }
   }
-  return orderByDependencies(byId);
+  const ordered = orderByDependencies(byId);
+  try {
+    assertStudioContributions(ordered);
+  } catch (error: unknown) {
+    if (error instanceof StudioContributionError) throw new ModuleValidationError(error.moduleId, error.message);
+    throw error;
+  }
+  return ordered;
 }
 
 function describeId(module: ServerModule): string {

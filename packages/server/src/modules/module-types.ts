@@ -1,3 +1,4 @@
+import type { StudioContributions, StudioExtension } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnyAction } from '../actions/define-action.js';
 import type { ServerConfig } from '../config.js';
@@ -28,6 +29,8 @@ export interface ServerDeps {
   actions: () => readonly AnyAction[];
   /** Manifests of the loaded modules, in mount order. */
   modules: () => readonly ModuleManifest[];
+  /** Every module's Studio contributions, validated, for the Studio's bootstrap. */
+  studioExtensions: () => readonly StudioExtension[];
   /** Shared services registered by modules earlier in the order (dependencies). */
   registry: ServiceRegistry;
   /** The current time for expiry rules; injected so tests can move it. */
@@ -57,5 +60,10 @@ export interface ModuleSurface {
 /** A first-party module compiled into the server. */
 export interface ServerModule {
   manifest: ModuleManifest;
+  /**
+   * What the module adds to the Studio (routes, nav items, slot widgets, field kinds, editor nodes,
+   * action overrides, settings panels), declared statically so it is checked before anything runs.
+   */
+  studio?: StudioContributions;
   setup(deps: ServerDeps): Promise<ModuleSurface> | ModuleSurface;
 }

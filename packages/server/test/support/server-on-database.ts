@@ -6,6 +6,7 @@ import { SCOPES } from '@cms/core';
 import { loadConfig } from '../../src/config.js';
 import type { LogStream } from '../../src/http/create-app.js';
 import { generateApiKey } from '../../src/modules/core-system/api-key-secret.js';
+import type { ServerModule } from '../../src/modules/module-types.js';
 import { type CmsServer, createServer } from '../../src/server.js';
 import { insertApiKey } from '../../src/storage/repositories/api-keys.repository.js';
 import type { TestDatabase } from './test-database.js';
@@ -42,6 +43,8 @@ export async function startServerOn(
     logStream?: LogStream;
     key?: string | null;
     clock?: () => Date;
+    /** The modules to load instead of the first-party ones (module tests). */
+    modules?: readonly ServerModule[];
   } = {},
 ): Promise<ServerOnDatabase> {
   // On PGlite one instance cannot be shared by processes, so the server shares the database's db.
@@ -61,6 +64,7 @@ export async function startServerOn(
     ...(ownUrl ? {} : { db: database.db }),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.modules ? { modules: options.modules } : {}),
   });
   const url = await server.listen();
   const { apiKey, prefix, secretHash } = generateApiKey('live');

@@ -8,6 +8,7 @@ import {
   type SearchHit,
 } from '../api/index.js';
 import type { FieldMetadata } from '../editor/core-schema.js';
+import { Slot } from '../extensions/slot.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { Empty, ErrorNotice, Loading } from '../ui/notice.js';
@@ -139,9 +140,12 @@ export function ContentListPage({ type }: { type: string }) {
     <>
       <div className="page-header">
         <h1>{labelOf(type)}</h1>
-        <Link to={`/content/${encodeURIComponent(type)}/new`} className="button primary">
-          New {labelOf(type).toLowerCase()}
-        </Link>
+        <div className="actions">
+          <Slot id="content.list.toolbar" props={{ type }} />
+          <Link to={`/content/${encodeURIComponent(type)}/new`} className="button primary">
+            New {labelOf(type).toLowerCase()}
+          </Link>
+        </div>
       </div>
       <form className="toolbar" aria-label="Search" onSubmit={submitSearch}>
         <label className="grow">

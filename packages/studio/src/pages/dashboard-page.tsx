@@ -1,38 +1,28 @@
 import { useEffect, useState } from 'react';
-import { type ApiError, type ContentDocument, content, type OverviewCount } from '../api/index.js';
+import { type ApiError, content, type OverviewCount } from '../api/index.js';
+import { Slot } from '../extensions/slot.js';
 import { Link } from '../router.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { Empty, ErrorNotice, Loading } from '../ui/notice.js';
 import { labelOf } from '../ui/shell.js';
-import { titleOf } from './document-title.js';
 
-/** Overview counts per type and the latest changes across types. */
+/** Overview counts per type, then the widgets modules put in `dashboard.main` (recent changes). */
 export function DashboardPage() {
   const { target, types } = useStudio();
   const [counts, setCounts] = useState<OverviewCount[] | null>(null);
-  const [recent, setRecent] = useState<ContentDocument[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
 
   useEffect(() => {
     let live = true;
     setCounts(null);
-    setRecent(null);
     content.overview(target).then(
       (answer) => live && setCounts(answer.counts),
       (caught) => live && setError(toApiError(caught)),
     );
-    Promise.all(types.map((type) => content.recent(target, type.name, 5)))
-      .then((pages) => {
-        if (!live) return;
-        const all = pages.flatMap((page) => page.data);
-        all.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-        setRecent(all.slice(0, 10));
-      })
-      .catch((caught) => live && setError(toApiError(caught)));
     return () => {
       live = false;
     };
-  }, [target, types]);
+  }, [target]);
 
   return (
     <>
@@ -63,24 +53,7 @@ export function DashboardPage() {
           </div>
         ) : null}
       </section>
-      <section aria-labelledby="recent-heading">
-        <h2 id="recent-heading">Recent changes</h2>
-        {recent === null && !error && types.length > 0 ? <Loading /> : null}
-        {recent && recent.length === 0 ? <Empty>Nothing edited yet.</Empty> : null}
-        {recent && recent.length > 0 ? (
-          <ul className="recent">
-            {recent.map((doc) => (
-              <li key={doc.documentId}>
-                <Link to={`/content/${encodeURIComponent(doc.type)}/${doc.documentId}`}>{titleOf(doc)}</Link>{' '}
-                <span className="muted">
-                  {labelOf(doc.type)} · {doc.path} · updated{' '}
-                  <time dateTime={doc.updatedAt}>{formatTime(doc.updatedAt)}</time>
-                </span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </section>
+      <Slot id="dashboard.main" props={{}} className="dashboard-widgets" />
     </>
   );
 }

@@ -6,10 +6,11 @@ import { ErrorSummary } from '../editor/error-summary.js';
 import { FieldInput } from '../editor/field-form.js';
 import { draftKey, type LocalDraft, localDrafts } from '../editor/local-drafts.js';
 import { MarkdownEditor } from '../editor/markdown-editor.js';
-import { MediaPicker, markdownFor } from '../editor/media-picker.js';
 import { errorKey, type Path, sameJson, setAt } from '../editor/paths.js';
 import { Preview } from '../editor/preview.js';
 import { changedKeys } from '../editor/text-diff.js';
+import { ContributedField, EditorNodes, useFieldKinds } from '../extensions/contributed.js';
+import { Slot } from '../extensions/slot.js';
 import { Link, navigate, useExitGuard } from '../router.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
@@ -52,6 +53,7 @@ export function EditorPage({ type, id }: { type: string; id: string }) {
   const [newFormat, setNewFormat] = useState<'md' | 'mdx'>('md');
   const [showPreview, setShowPreview] = useState(true);
   const insertAtCursor = useRef<((text: string) => void) | null>(null);
+  const fieldKindFor = useFieldKinds();
   const storageKey = draftKey(target.project, target.environment, id);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: loadLabels reads only the schema and target listed
@@ -292,6 +294,7 @@ export function EditorPage({ type, id }: { type: string; id: string }) {
       <div className="page-header">
         <h1>{heading}</h1>
         <div className="actions">
+          {!isNew && doc ? <Slot id="content.editor.header.actions" props={{ doc, dirty }} /> : null}
           <span className="save-state" role="status" aria-live="polite">
             {saving ? 'Saving…' : dirty ? 'Unsaved changes' : savedAt ? `Saved at ${savedAt}` : 'No changes'}
           </span>
@@ -406,18 +409,33 @@ export function EditorPage({ type, id }: { type: string; id: string }) {
               void save();
             }}
           >
-            {Object.entries(schemaType.fields).map(([name, field]) => (
-              <FieldInput
-                key={name}
-                name={name}
-                path={[name]}
-                field={field}
-                value={frontmatter[name]}
-                errors={errors}
-                onChange={onFieldChange}
-                referenceLabels={labels}
-              />
-            ))}
+            {Object.entries(schemaType.fields).map(([name, field]) => {
+              // A module's field kind shows the fields it claims; every other field is built in.
+              const kind = fieldKindFor(field);
+              return kind ? (
+                <ContributedField
+                  key={name}
+                  kind={kind}
+                  name={name}
+                  path={[name]}
+                  field={field}
+                  value={frontmatter[name]}
+                  errors={errors}
+                  onChange={onFieldChange}
+                />
+              ) : (
+                <FieldInput
+                  key={name}
+                  name={name}
+                  path={[name]}
+                  field={field}
+                  value={frontmatter[name]}
+                  errors={errors}
+                  onChange={onFieldChange}
+                  referenceLabels={labels}
+                />
+              );
+            })}
           </form>
           {theirsAside ? (
             <section className="theirs" aria-labelledby="theirs-title">
@@ -437,7 +455,7 @@ export function EditorPage({ type, id }: { type: string; id: string }) {
           ) : null}
           <div className="body-header">
             <h2 id="body-title">Body ({format === 'mdx' ? 'MDX' : 'Markdown'})</h2>
-            <MediaPicker onInsert={(asset) => insertAtCursor.current?.(markdownFor(asset))} />
+            <EditorNodes format={format} insert={(text) => insertAtCursor.current?.(text)} />
             <button type="button" aria-pressed={showPreview} onClick={() => setShowPreview(!showPreview)}>
               {showPreview ? 'Hide preview' : 'Show preview'}
             </button>

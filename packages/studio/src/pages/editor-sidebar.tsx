@@ -1,13 +1,16 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { type ApiError, type ContentDocument, content, DEFAULT_LOCALE, type VariantEntry } from '../api/index.js';
+import { useActionOverride } from '../extensions/contributed.js';
+import { Slot } from '../extensions/slot.js';
 import { Link, navigate } from '../router.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice, Notice } from '../ui/notice.js';
 import { StatusBadge } from './content-list-page.js';
 
-const PREVIEW_URL_KEY = 'cms.studio.previewUrl';
-
-/** Publishing, preview, locale variants and the document's life (duplicate, delete, restore). */
+/**
+ * Publishing, locale variants and the document's life (duplicate, delete, restore), then the
+ * widgets modules put in `content.editor.sidebar`. A module may override the publish control.
+ */
 export function EditorSidebar({
   doc,
   dirty,
@@ -24,33 +27,15 @@ export function EditorSidebar({
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [summary, setSummary] = useState('');
+  const publishOverride = useActionOverride('content.publish');
   const [variants, setVariants] = useState<VariantEntry[]>([]);
   const [translateLocale, setTranslateLocale] = useState('');
-  const [previewUrl, setPreviewUrl] = useState(
-    () => window.localStorage.getItem(`${PREVIEW_URL_KEY}.${target.project}`) ?? '',
-  );
-  const [preview, setPreview] = useState<{ link: string | null; token: string; expiresAt: string } | null>(null);
   const base = `/content/${encodeURIComponent(doc.type)}`;
 
   useEffect(() => {
     if (!localized) return;
     content.variants(target, doc.documentId).then(setVariants, () => setVariants([]));
   }, [localized, target, doc.documentId]);
-
-  const isDirty = useRef(dirty);
-  isDirty.current = dirty;
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.key === 'Enter') {
-        event.preventDefault();
-        if (!isDirty.current && !dialog.current?.open) dialog.current?.showModal();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
 
   const act = async (work: () => Promise<void>, done?: string) => {
     setBusy(true);
@@ -66,16 +51,13 @@ export function EditorSidebar({
     }
   };
 
-  const publish = (event: FormEvent) => {
-    event.preventDefault();
-    dialog.current?.close();
-    void act(async () => {
-      const result = await content.publish(target, doc.documentId, summary.trim() || undefined);
-      setSummary('');
+  /** The built-in publish control, when no module overrides `content.publish`. */
+  const publish = () =>
+    act(async () => {
+      const result = await content.publish(target, doc.documentId);
       await onChanged();
       setMessage(`Published as version ${result.version}.`);
     });
-  };
 
   const translate = (event: FormEvent) => {
     event.preventDefault();
@@ -93,20 +75,6 @@ export function EditorSidebar({
       navigate(`${base}/${created.documentId}`);
     });
   };
-
-  const makePreview = () =>
-    act(async () => {
-      const address = previewUrl.trim();
-      window.localStorage.setItem(`${PREVIEW_URL_KEY}.${target.project}`, address);
-      const { token, expiresAt } = await content.previewToken(target, doc.documentId, address || undefined);
-      let link: string | null = null;
-      if (address) {
-        const url = new URL(address);
-        url.searchParams.set('token', token);
-        link = url.toString();
-      }
-      setPreview({ link, token, expiresAt });
-    });
 
   return (
     <aside className="editor-side" aria-label="Document">
@@ -129,15 +97,16 @@ export function EditorSidebar({
         {message ? <Notice kind="success">{message}</Notice> : null}
         {doc.isDeleted ? null : (
           <div className="stack">
-            {can['content.publish'] ? (
+            {can['content.publish'] && publishOverride ? publishOverride({ doc, dirty, onChanged }) : null}
+            {can['content.publish'] && !publishOverride ? (
               <button
                 type="button"
                 className="primary"
                 disabled={busy || dirty || (!doc.hasUnpublishedChanges && doc.publishedVersion !== null)}
-                onClick={() => dialog.current?.showModal()}
+                onClick={publish}
                 aria-describedby={dirty ? 'publish-hint' : undefined}
               >
-                Publish…
+                Publish
               </button>
             ) : null}
             {dirty ? (
@@ -159,57 +128,9 @@ export function EditorSidebar({
                 Unpublish
               </button>
             ) : null}
-            <Link to={`${base}/${doc.documentId}/history`} className="button">
-              History
-            </Link>
           </div>
         )}
       </section>
-      <dialog ref={dialog} aria-labelledby="publish-title">
-        <form onSubmit={publish}>
-          <h2 id="publish-title">Publish {doc.path}</h2>
-          <label htmlFor="change-summary">Change summary (optional)</label>
-          <textarea id="change-summary" rows={3} value={summary} onChange={(e) => setSummary(e.target.value)} />
-          <div className="actions">
-            <button type="submit" className="primary">
-              Publish now
-            </button>
-            <button type="button" onClick={() => dialog.current?.close()}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </dialog>
-      {!doc.isDeleted && can['content.readDraft'] ? (
-        <section>
-          <h2>Preview</h2>
-          <label htmlFor="preview-url">Site preview address</label>
-          <input
-            id="preview-url"
-            type="url"
-            placeholder="https://site.example/api/preview"
-            value={previewUrl}
-            onChange={(e) => setPreviewUrl(e.target.value)}
-          />
-          <button type="button" disabled={busy || dirty} onClick={makePreview}>
-            Create preview link
-          </button>
-          {preview ? (
-            <p className="preview-link">
-              {preview.link ? (
-                <a href={preview.link} target="_blank" rel="noreferrer noopener">
-                  Open preview
-                </a>
-              ) : (
-                <>
-                  Token: <code className="token">{preview.token}</code>
-                </>
-              )}{' '}
-              <small className="muted">valid until {new Date(preview.expiresAt).toLocaleTimeString()}</small>
-            </p>
-          ) : null}
-        </section>
-      ) : null}
       {localized && !doc.isDeleted ? (
         <section>
           <h2>Translations</h2>
@@ -293,6 +214,7 @@ export function EditorSidebar({
           ) : null}
         </div>
       </section>
+      <Slot id="content.editor.sidebar" props={{ doc, dirty, onChanged }} />
     </aside>
   );
 }

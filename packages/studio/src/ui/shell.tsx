@@ -1,13 +1,21 @@
 import { type ReactNode, useState } from 'react';
 import { auth } from '../api/index.js';
+import { useExtensions, useNavItems, usePreloadedExtensions } from '../extensions/use-extensions.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { useStudio } from '../state/studio-context.js';
 
-/** The frame of signed-in pages: where am I (project, environment), the types, who am I. */
+/**
+ * The frame of signed-in pages: where am I (project, environment), the Studio's pages (the
+ * dashboard, the modules' nav items, settings), the content types, who am I.
+ */
 export function Shell({ children }: { children: ReactNode }) {
   const { bootstrap, environments, target, types, setTarget } = useStudio();
   const { path } = useLocation();
   const [signingOut, setSigningOut] = useState(false);
+  usePreloadedExtensions();
+  const navItems = useNavItems();
+  const hasSettings = useExtensions('settingsPanels').length > 0;
+  const current = (to: string) => (path === to || path.startsWith(`${to}/`) ? 'page' : undefined);
 
   const signOut = async () => {
     if (!navigate('/login', { replace: false })) return;
@@ -66,13 +74,34 @@ export function Shell({ children }: { children: ReactNode }) {
       </header>
       <div className="layout">
         <div className="sidebar">
-          <nav aria-label="Content types">
+          <nav aria-label="Studio">
             <ul>
               <li>
                 <Link to="/" aria-current={path === '/' ? 'page' : undefined}>
                   Dashboard
                 </Link>
               </li>
+              {navItems.map((item) => (
+                <li key={item.id}>
+                  <Link to={item.to} aria-current={current(item.to)}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+              {hasSettings ? (
+                <li>
+                  <Link to="/settings" aria-current={current('/settings')}>
+                    Settings
+                  </Link>
+                </li>
+              ) : null}
+            </ul>
+          </nav>
+          <nav aria-label="Content types">
+            <div className="nav-heading" aria-hidden="true">
+              Content types
+            </div>
+            <ul>
               {types.map((type) => {
                 const to = `/content/${encodeURIComponent(type.name)}`;
                 return (
@@ -83,25 +112,6 @@ export function Shell({ children }: { children: ReactNode }) {
                   </li>
                 );
               })}
-            </ul>
-          </nav>
-          <nav aria-label="Administration">
-            <ul>
-              {[
-                ['/media', 'Media library', true],
-                ['/environments', 'Environments', true],
-                ['/settings/webhooks', 'Webhooks', bootstrap.me.capabilities['settings.manage']],
-                ['/settings/api-keys', 'API keys', bootstrap.me.capabilities['settings.manage']],
-                ['/settings/people', 'People', bootstrap.me.capabilities['users.manage']],
-              ].map(([to, label, shown]) =>
-                shown ? (
-                  <li key={to as string}>
-                    <Link to={to as string} aria-current={path === to ? 'page' : undefined}>
-                      {label}
-                    </Link>
-                  </li>
-                ) : null,
-              )}
             </ul>
           </nav>
         </div>

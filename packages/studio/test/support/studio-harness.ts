@@ -6,6 +6,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { ServerModule } from '../../../server/src/modules/module-types.js';
 import { startServerOn } from '../../../server/test/support/server-on-database.js';
 import { createTestDatabase, type TestDatabase } from '../../../server/test/support/test-database.js';
 import type { RequestOptions, TestResponse } from '../../../server/test/support/test-server.js';
@@ -23,12 +24,13 @@ export interface StudioServer {
   close(): Promise<void>;
 }
 
-/** A server with no user yet: the setup token it logged is returned. */
-export async function startStudioServer(): Promise<StudioServer> {
+/** A server with no user yet: the setup token it logged is returned. `modules` replaces the first-party list. */
+export async function startStudioServer(options: { modules?: readonly ServerModule[] } = {}): Promise<StudioServer> {
   const database: TestDatabase = await createTestDatabase();
   const lines: Array<Record<string, unknown>> = [];
   const server = await startServerOn(database, {
     env: { LOG_LEVEL: 'warn' },
+    ...(options.modules ? { modules: options.modules } : {}),
     logStream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
   });
   const setupUrl = lines.find((line) => typeof line.setupUrl === 'string')?.setupUrl as string | undefined;

@@ -33,6 +33,7 @@ import { setupActions } from './setup.actions.js';
 import { createSetupService } from './setup.service.js';
 import { ssoActions } from './sso.actions.js';
 import { createSsoSignIn } from './sso-sign-in.js';
+import { coreSystemStudio } from './studio.contributions.js';
 import { createStudioService } from './studio.service.js';
 import { userActions } from './users.actions.js';
 import { createUsersService } from './users.service.js';
@@ -40,6 +41,7 @@ import { createUsersService } from './users.service.js';
 /** `core.system`: health, the action catalog, authentication, users, keys, grants, invites, projects. */
 export const coreSystemModule: ServerModule = {
   manifest: { id: 'core.system', version: '1.0.0', apiVersion: '1', kind: 'core' },
+  studio: coreSystemStudio,
   async setup(deps) {
     let shuttingDown = false;
     const { db, bus, config } = deps;
@@ -114,7 +116,16 @@ export const coreSystemModule: ServerModule = {
             targets: deps.targets,
           }),
         ),
-        ...meActions({ me, studio: createStudioService({ me, projects, environments, modules: deps.modules }) }),
+        ...meActions({
+          me,
+          studio: createStudioService({
+            me,
+            projects,
+            environments,
+            modules: deps.modules,
+            extensions: deps.studioExtensions,
+          }),
+        }),
         ...projectActions(projects),
         ...environmentActions(environments),
         ...apiKeyActions(createApiKeysService({ db, bus, clock, forgetCachedKeys: () => apiKeys.forget() })),

@@ -4,11 +4,13 @@ import { setupContentReadsArea } from './content-reads-area.js';
 import { setupMediaArea } from './media-area.js';
 import { createOutbox } from './outbox.js';
 import { createSchemaReader } from './schema/schema-reader.js';
+import { domainContentStudio } from './studio.contributions.js';
 import { setupWebhooksArea } from './webhooks-area.js';
 
 /** `domain.content`: schema registry, documents, media, webhooks, environments clone/promote, search, migrations. */
 export const domainContentModule: ServerModule = {
   manifest: { id: 'domain.content', version: '1.0.0', apiVersion: '1', kind: 'domain', dependsOn: ['core.system'] },
+  studio: domainContentStudio,
   async setup(deps) {
     const shared = { outbox: createOutbox(deps.db), schemas: createSchemaReader(deps.db, deps.bus) };
     const areas: ModuleSurface[] = [

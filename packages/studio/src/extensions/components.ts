@@ -1,0 +1,50 @@
+/**
+ * The Studio components modules may name, by id (`media.library`): compiled in, loaded lazily (each
+ * its own chunk). The server's modules declare where they go (`studio.contributions.ts` of each
+ * module); a contribution naming an id missing here is skipped with a console warning (a server
+ * newer than this Studio build).
+ */
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+// biome-ignore lint/suspicious/noExplicitAny: each kind passes its own props (extensions/props.ts)
+type AnyComponent = ComponentType<any>;
+
+const preloaders = new Map<LazyExoticComponent<AnyComponent>, () => Promise<unknown>>();
+
+function load<M>(importer: () => Promise<M>, name: keyof M): LazyExoticComponent<AnyComponent> {
+  const component = lazy(async () => ({ default: (await importer())[name] as AnyComponent }));
+  preloaders.set(component, importer);
+  return component;
+}
+
+/** Starts loading a component's chunk now (when the bootstrap names it), so it is there when shown. */
+export function preload(component: LazyExoticComponent<AnyComponent>): void {
+  preloaders
+    .get(component)?.()
+    .catch(() => undefined);
+}
+
+export const STUDIO_COMPONENTS: Readonly<Record<string, LazyExoticComponent<AnyComponent>>> = {
+  // Routes
+  'schema.view': load(() => import('../pages/schema/schema-page.js'), 'SchemaPage'),
+  // Settings panels
+  'settings.project': load(() => import('../pages/settings/project-settings-panel.js'), 'ProjectSettingsPanel'),
+  // Slot widgets
+  'content.recentChanges': load(() => import('./first-party/recent-changes.js'), 'RecentChanges'),
+  'schema.typeLink': load(() => import('./first-party/type-schema-link.js'), 'TypeSchemaLink'),
+  'content.historyLink': load(() => import('./first-party/history-link.js'), 'HistoryLink'),
+  'content.previewLinks': load(() => import('./first-party/preview-links.js'), 'PreviewLinks'),
+  // Field kinds
+  'content.countedText': load(() => import('./first-party/counted-text-field.js'), 'CountedTextField'),
+  // Editor nodes
+  'media.bodyInsert': load(() => import('./first-party/media-body-insert.js'), 'MediaBodyInsert'),
+  // Action overrides
+  'content.publishWithSummary': load(() => import('./first-party/publish-with-summary.js'), 'PublishWithSummary'),
+
+  // Pages of the media library, environments and administration areas.
+  'media.library': load(() => import('../pages/media/media-library-page.js'), 'MediaLibraryPage'),
+  'environments.page': load(() => import('../pages/environments/environments-page.js'), 'EnvironmentsPage'),
+  'webhooks.page': load(() => import('../pages/webhooks/webhooks-page.js'), 'WebhooksPage'),
+  'apiKeys.page': load(() => import('../pages/api-keys/api-keys-page.js'), 'ApiKeysPage'),
+  'people.page': load(() => import('../pages/people/people-page.js'), 'PeoplePage'),
+};
