@@ -1,0 +1,154 @@
+import { computeSchemaHash, type ResolvedSchema } from '@cms/core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { field, syncBody } from '../../server/test/content/fixtures.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  launchBrowser,
+  SCREENSHOTS,
+  type StudioServer,
+  screenshots,
+  seriousViolations,
+  startStudioServer,
+} from './support/studio-harness.js';
+
+/**
+ * The body editor in Chromium: its line numbers sit beside their lines, MDX syntax errors show in
+ * the editor while typing, and how long a list of 20 takes to appear (reported, never asserted).
+ */
+const SCHEMA: ResolvedSchema = {
+  types: [
+    {
+      name: 'note',
+      directory: 'notes',
+      localized: false,
+      fields: { title: field('string', { required: true }), rank: field('number') },
+    },
+  ],
+};
+const HASH = computeSchemaHash(SCHEMA);
+
+/** Long and short lines, headings, a list, a code block and an empty line: every line height the body has. */
+const BODY = [
+  '# A heading',
+  '',
+  'A paragraph long enough to wrap at the narrow width, so that one logical line takes several rows on the screen and the next line number has to move down with it.',
+  '',
+  '## A smaller heading',
+  '',
+  '* one',
+  '* two',
+  '',
+  '```ts',
+  'const x = 1;',
+  '```',
+  '',
+  '<div class="raw">HTML</div>',
+  '',
+  'The last line.',
+].join('\n');
+
+describe('the body editor in Chromium', () => {
+  let server: StudioServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  const studio = (path: string) => `${server.url}/studio${path}`;
+  const create = async (path: string, format: 'md' | 'mdx', body: string, title = 'A note') => {
+    const response = await server.request('POST', '/api/v1/content', {
+      headers: { 'x-cms-schema-hash': HASH },
+      body: { type: 'note', path, format, frontmatter: { title }, body },
+    });
+    expect(response.status, response.text).toBe(201);
+    return response.body.data as { documentId: string; body: string; draftRevision: number };
+  };
+  const read = async (id: string) => (await server.request('GET', `/api/v1/content/${id}?draft=true`)).body.data;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startStudioServer(), launchBrowser()]);
+    const setup = await server.request('POST', '/api/v1/setup', {
+      key: null,
+      project: null,
+      environment: null,
+      body: { token: server.setupToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
+    expect(setup.status, setup.text).toBe(200);
+    expect((await server.request('PUT', '/api/v1/schema/sync', { body: syncBody(SCHEMA) })).status).toBe(200);
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    await page.goto(studio('/login'));
+    await page.getByLabel('Email').fill(ADMIN_EMAIL);
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Each line number's box and its line's box (and their first rows of text), measured in the page. */
+  const gutterRows = () =>
+    page.evaluate(() => {
+      const textTop = (node: Element) => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return range.getClientRects()[0]?.top ?? null;
+      };
+      const numbers = [...document.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].filter(
+        (el) => getComputedStyle(el).visibility !== 'hidden',
+      );
+      const lines = [...document.querySelectorAll('.cm-content .cm-line')];
+      return numbers.map((number) => {
+        const line = lines[Number(number.textContent) - 1] as Element;
+        return {
+          number: Number(number.textContent),
+          boxes: [number.getBoundingClientRect().top, line.getBoundingClientRect().top],
+          text: [textTop(number), line.textContent ? textTop(line) : null],
+        };
+      });
+    });
+  /** Two animation frames: CodeMirror measures in one and draws in the next. */
+  const settled = () =>
+    page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))));
+  const expectAligned = async (where: string) => {
+    const rows = await gutterRows();
+    expect(rows.map((r) => r.number)).toEqual(Array.from({ length: BODY.split('\n').length }, (_, i) => i + 1));
+    for (const { number, boxes, text } of rows) {
+      const [gutter, line] = boxes as [number, number];
+      expect(Math.abs(gutter - line), `line ${number}'s box, ${where}`).toBeLessThanOrEqual(1);
+      if (text[1] !== null) {
+        expect(Math.abs((text[0] as number) - text[1]), `line ${number}'s text, ${where}`).toBeLessThanOrEqual(1);
+      }
+    }
+  };
+
+  it('puts every line number beside its line, at 1280 and at 768 px', async () => {
+    const created = await create('gutter', 'md', BODY);
+    for (const width of [1280, 768]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(studio(`/content/note/${created.documentId}`));
+      await page.locator('.cm-content').waitFor();
+      await settled();
+      await expectAligned(`${width} px`);
+      await page.screenshot({ path: `${SCREENSHOTS}editor-gutter-${width}.png` });
+    }
+  });
+
+  it('lines the numbers up also when the editor opens below the fold and is scrolled to', async () => {
+    const created = await create('gutter-below', 'md', BODY);
+    for (const width of [1280, 768]) {
+      // A short window: the editor starts outside it, where CodeMirror only estimates line heights.
+      await page.setViewportSize({ width, height: 240 });
+      await page.goto(studio(`/content/note/${created.documentId}`));
+      await page.locator('.cm-content').waitFor();
+      await page.locator('.cm-content').scrollIntoViewIfNeeded();
+      await settled();
+      await expectAligned(`${width} px, scrolled to`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});
