@@ -24,9 +24,9 @@ export default defineConfig(({ command }) => ({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
-    // The largest chunk is CodeMirror's (about 510 kB, 180 kB gzipped), fetched only by the editor;
+    // The largest chunk is CodeMirror's (about 540 kB, 190 kB gzipped), fetched only by the editor;
     // anything growing past it should be looked at.
-    chunkSizeWarningLimit: 550,
+    chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
         // Vendor code in its own long-cached chunks, so a Studio release does not make browsers fetch

@@ -151,4 +151,74 @@ describe('the body editor in Chromium', () => {
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
+
+  it('shows an MDX syntax error in the editor while typing, before anything is saved', async () => {
+    const body = ['# Notes', '', '<Callout type="note">', '', 'Text inside.', '', '</Callout>'].join('\n');
+    const created = await create('mdx-errors', 'mdx', body);
+    await page.goto(studio(`/content/note/${created.documentId}`));
+    const editor = page.locator('.cm-content');
+    const problem = page.locator('.mdx-problem');
+    await editor.waitFor();
+    await page.getByText('No changes').waitFor();
+    expect(await problem.textContent()).toBe('');
+    expect(await page.locator('.cm-lintRange-error').count()).toBe(0);
+
+    // A broken expression on a new line 9.
+    await page.locator('.cm-line').nth(6).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n\nInline {1 + } here.');
+    await problem.getByText(/^MDX error at line 9, column \d+: Could not parse expression with acorn/).waitFor();
+    await page.locator('.cm-line').nth(8).locator('.cm-lintRange-error').waitFor();
+    await page.locator('.cm-lint-marker-error').waitFor();
+    expect(await editor.getAttribute('aria-invalid')).toBe('true');
+    expect(await editor.getAttribute('aria-describedby')).toBe(await problem.getAttribute('id'));
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshots(page, 'editor-mdx-error');
+    // Nothing was written: the error shows before saving.
+    expect((await read(created.documentId)).draftRevision).toBe(1);
+
+    // Fixed, the error goes away.
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+End');
+    await page.keyboard.type('Inline {1 + 1} here.');
+    await page.locator('.cm-lint-marker-error').waitFor({ state: 'detached' });
+    expect(await problem.textContent()).toBe('');
+    expect(await editor.getAttribute('aria-invalid')).toBeNull();
+
+    // A closing tag that does not match the open one, on line 7.
+    await page.locator('.cm-line').nth(6).click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+End');
+    await page.keyboard.type('</Chart>');
+    await problem
+      .getByText(
+        'MDX error at line 7, column 1: Unexpected closing tag `</Chart>`, expected corresponding closing tag for `<Callout>` (3:1-3:22)',
+      )
+      .waitFor();
+    await page.locator('.cm-line').nth(6).locator('.cm-lintRange-error', { hasText: '</Chart>' }).waitFor();
+
+    // The error informs, it does not hold the work back: a draft with it still saves.
+    await page.keyboard.press('Control+s');
+    await page.getByText(/^Saved at/).waitFor();
+    expect((await read(created.documentId)).body).toBe(
+      ['# Notes', '', '<Callout type="note">', '', 'Text inside.', '', '</Chart>', '', 'Inline {1 + 1} here.'].join(
+        '\n',
+      ),
+    );
+    await problem.getByText(/^MDX error at line 7/).waitFor();
+  });
+
+  it('does not check a Markdown body as MDX', async () => {
+    const created = await create('markdown-braces', 'md', 'Braces {1 + } and <Open> without a close.');
+    await page.goto(studio(`/content/note/${created.documentId}`));
+    await page.locator('.cm-content').waitFor();
+    await page.locator('.cm-line').first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' </Other>');
+    await page.getByText('Unsaved changes').waitFor();
+    // The MDX checker is not even loaded for Markdown: no lint gutter, no message.
+    expect(await page.locator('.cm-gutter-lint').count()).toBe(0);
+    expect(await page.locator('.mdx-problem').textContent()).toBe('');
+    expect(await page.locator('.cm-content').getAttribute('aria-invalid')).toBeNull();
+  });
 });

@@ -1,23 +1,64 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { markdown } from '@codemirror/lang-markdown';
-import { EditorState } from '@codemirror/state';
+import { type Diagnostic, diagnosticCount, linter, lintGutter } from '@codemirror/lint';
+import { Compartment, EditorState, type Text } from '@codemirror/state';
 import { EditorView, highlightSpecialChars, keymap, lineNumbers, placeholder } from '@codemirror/view';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { lineSeparatorOf } from './line-endings.js';
 import type { MarkdownEditorProps } from './markdown-editor.js';
-
-/** CodeMirror's default greys are too faint for WCAG AA; these meet it. */
-const CONTRAST_THEME = EditorView.theme({
-  '.cm-placeholder': { color: '#57606a' },
-  '.cm-gutters': { color: '#57606a', backgroundColor: '#f6f8fa' },
-  '.cm-content': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
-});
+import type { MdxProblem } from './mdx-check.js';
 
 /**
- * The body as source text (CodeMirror 6, markdown language): what is typed is what is saved, and
- * what is not touched is given back byte for byte, line endings and BOM included. Loaded on demand
- * by `markdown-editor.tsx`: CodeMirror is the largest part of the Studio and only this page needs it.
+ * CodeMirror's default greys are too faint for WCAG AA; these meet it. The font is set on the
+ * scroller, which holds both the gutter and the text: with the font on the text only, the line
+ * numbers were set in another monospace font (where `ui-monospace` exists, as on macOS) whose
+ * baseline sits elsewhere, so the numbers did not line up with their lines.
  */
+const EDITOR_THEME = EditorView.theme({
+  '.cm-placeholder': { color: '#57606a' },
+  '.cm-gutters': { color: '#57606a', backgroundColor: '#f6f8fa' },
+  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
+  '.cm-lintRange-error': {
+    textDecorationLine: 'underline',
+    textDecorationStyle: 'wavy',
+    textDecorationColor: '#a40e26',
+  },
+});
+
+/** The MDX parser (with acorn) comes in its own chunk, fetched when an MDX body is first opened. */
+let mdxChecker: Promise<(body: string) => MdxProblem | null> | null = null;
+function loadMdxChecker() {
+  mdxChecker ??= import('./mdx-check.js').then(
+    (module) => module.checkMdx,
+    (error: unknown) => {
+      mdxChecker = null;
+      throw error;
+    },
+  );
+  return mdxChecker;
+}
+
+/** The parser's line and column (1-based) as a position in the editor's text, kept inside it. */
+function offsetOf(doc: Text, line: number, column: number): number {
+  if (line > doc.lines) return doc.length;
+  const at = doc.line(Math.max(1, line));
+  return Math.min(at.to, at.from + Math.max(0, column - 1));
+}
+
+export function mdxDiagnostic(doc: Text, problem: MdxProblem): Diagnostic {
+  const from = offsetOf(doc, problem.line, problem.column);
+  const end = problem.endLine && problem.endColumn ? offsetOf(doc, problem.endLine, problem.endColumn) : from;
+  // A mark of at least one character, so the place is underlined (an error at the very end marks the last one).
+  const to = end > from ? end : Math.min(doc.length, from + 1);
+  return {
+    from: to === from ? Math.max(0, from - 1) : from,
+    to,
+    severity: 'error',
+    source: 'MDX',
+    message: `Line ${problem.line}, column ${problem.column}: ${problem.message}`,
+  };
+}
+
 export default function CodeMirrorEditor({
   value,
   resetKey,
@@ -25,16 +66,44 @@ export default function CodeMirrorEditor({
   onChange,
   describedBy,
   inserter,
+  format = 'md',
 }: MarkdownEditorProps) {
   const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
+  const checking = useRef(new Compartment());
+  const checkedFormat = useRef(format);
+  const [problem, setProblem] = useState<MdxProblem | null>(null);
+  const problemId = useId();
+
+  /** MDX bodies are parsed 300 ms after typing stops; the first error is marked in the text. */
+  const mdxLint = () => [
+    linter(
+      async (editor) => {
+        const text = editor.state.sliceDoc();
+        let found: MdxProblem | null;
+        try {
+          found = (await loadMdxChecker())(text);
+        } catch {
+          return []; // the checker did not load: no marks rather than a broken editor
+        }
+        if (editor.state.sliceDoc() !== text) return []; // typed on meanwhile: the next run reports
+        setProblem(found);
+        return found ? [mdxDiagnostic(editor.state.doc, found)] : [];
+      },
+      { delay: 300 },
+    ),
+    lintGutter(),
+  ];
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the editor is rebuilt only on resetKey
   useEffect(() => {
     if (!host.current) return;
     const separator = lineSeparatorOf(value);
-    const view = new EditorView({
+    setProblem(null);
+    checkedFormat.current = format;
+    const editor = new EditorView({
       parent: host.current,
       state: EditorState.create({
         doc: value,
@@ -46,31 +115,57 @@ export default function CodeMirrorEditor({
           EditorView.lineWrapping,
           markdown(),
           placeholder('Write the body in Markdown…'),
-          CONTRAST_THEME,
+          EDITOR_THEME,
+          checking.current.of(format === 'mdx' ? mdxLint() : []),
           // Tab indents; Esc then Tab moves focus out (CodeMirror's documented escape).
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           EditorView.contentAttributes.of({
             'aria-label': label,
             spellcheck: 'true',
-            ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+            'aria-describedby': [describedBy, problemId].filter(Boolean).join(' '),
           }),
+          EditorView.contentAttributes.of((editor) =>
+            diagnosticCount(editor.state) > 0 ? { 'aria-invalid': 'true' } : null,
+          ),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) changed.current(update.state.sliceDoc());
           }),
         ],
       }),
     });
+    view.current = editor;
     if (inserter) {
       inserter.current = (text: string) => {
-        view.dispatch(view.state.replaceSelection(text), { scrollIntoView: true });
-        view.focus();
+        editor.dispatch(editor.state.replaceSelection(text), { scrollIntoView: true });
+        editor.focus();
       };
     }
     return () => {
       if (inserter) inserter.current = null;
-      view.destroy();
+      view.current = null;
+      editor.destroy();
     };
   }, [resetKey]);
 
-  return <div className="markdown-editor" ref={host} />;
+  // A new document's format can change while it is edited: check MDX only while it is MDX.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: mdxLint is rebuilt each render; format decides
+  useEffect(() => {
+    if (!view.current || checkedFormat.current === format) return;
+    checkedFormat.current = format;
+    view.current.dispatch({ effects: checking.current.reconfigure(format === 'mdx' ? mdxLint() : []) });
+    if (format !== 'mdx') setProblem(null);
+  }, [format]);
+
+  return (
+    <div className="markdown-editor-frame">
+      <div className="markdown-editor" ref={host} />
+      <p id={problemId} className="mdx-problem" aria-live="polite">
+        {problem ? (
+          <>
+            <strong>MDX error</strong> at line {problem.line}, column {problem.column}: {problem.message}
+          </>
+        ) : null}
+      </p>
+    </div>
+  );
 }

@@ -449,6 +449,7 @@ export function EditorPage({ type, id }: { type: string; id: string }) {
               label="Body"
               onChange={setBody}
               inserter={insertAtCursor}
+              format={format}
             />
             {showPreview ? <Preview body={body} format={format} /> : null}
           </div>
