@@ -1,12 +1,13 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { markdown } from '@codemirror/lang-markdown';
-import { type Diagnostic, diagnosticCount, linter, lintGutter } from '@codemirror/lint';
-import { Compartment, EditorState, type Text } from '@codemirror/state';
+import { diagnosticCount, linter, lintGutter } from '@codemirror/lint';
+import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, highlightSpecialChars, keymap, lineNumbers, placeholder } from '@codemirror/view';
 import { useEffect, useId, useRef, useState } from 'react';
 import { lineSeparatorOf } from './line-endings.js';
 import type { MarkdownEditorProps } from './markdown-editor.js';
 import type { MdxProblem } from './mdx-check.js';
+import { mdxDiagnostic } from './mdx-diagnostic.js';
 
 /**
  * CodeMirror's default greys are too faint for WCAG AA; these meet it. The font is set on the
@@ -36,27 +37,6 @@ function loadMdxChecker() {
     },
   );
   return mdxChecker;
-}
-
-/** The parser's line and column (1-based) as a position in the editor's text, kept inside it. */
-function offsetOf(doc: Text, line: number, column: number): number {
-  if (line > doc.lines) return doc.length;
-  const at = doc.line(Math.max(1, line));
-  return Math.min(at.to, at.from + Math.max(0, column - 1));
-}
-
-export function mdxDiagnostic(doc: Text, problem: MdxProblem): Diagnostic {
-  const from = offsetOf(doc, problem.line, problem.column);
-  const end = problem.endLine && problem.endColumn ? offsetOf(doc, problem.endLine, problem.endColumn) : from;
-  // A mark of at least one character, so the place is underlined (an error at the very end marks the last one).
-  const to = end > from ? end : Math.min(doc.length, from + 1);
-  return {
-    from: to === from ? Math.max(0, from - 1) : from,
-    to,
-    severity: 'error',
-    source: 'MDX',
-    message: `Line ${problem.line}, column ${problem.column}: ${problem.message}`,
-  };
 }
 
 export default function CodeMirrorEditor({
