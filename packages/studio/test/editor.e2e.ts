@@ -91,9 +91,10 @@ describe('the body editor in Chromium', () => {
   });
 
   /** Each line number's box and its line's box (and their first rows of text), measured in the page. */
+  // In-page code is written as strings (as in the other browser tests): the tests compile without DOM types.
   const gutterRows = () =>
-    page.evaluate(() => {
-      const textTop = (node: Element) => {
+    page.evaluate(`(() => {
+      const textTop = (node) => {
         const range = document.createRange();
         range.selectNodeContents(node);
         return range.getClientRects()[0]?.top ?? null;
@@ -103,22 +104,22 @@ describe('the body editor in Chromium', () => {
       );
       const lines = [...document.querySelectorAll('.cm-content .cm-line')];
       return numbers.map((number) => {
-        const line = lines[Number(number.textContent) - 1] as Element;
+        const line = lines[Number(number.textContent) - 1];
         return {
           number: Number(number.textContent),
           boxes: [number.getBoundingClientRect().top, line.getBoundingClientRect().top],
           text: [textTop(number), line.textContent ? textTop(line) : null],
         };
       });
-    });
+    })()`) as Promise<Array<{ number: number; boxes: [number, number]; text: [number | null, number | null] }>>;
   /** Two animation frames: CodeMirror measures in one and draws in the next. */
   const settled = () =>
-    page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))));
+    page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null))))');
   const expectAligned = async (where: string) => {
     const rows = await gutterRows();
     expect(rows.map((r) => r.number)).toEqual(Array.from({ length: BODY.split('\n').length }, (_, i) => i + 1));
     for (const { number, boxes, text } of rows) {
-      const [gutter, line] = boxes as [number, number];
+      const [gutter, line] = boxes;
       expect(Math.abs(gutter - line), `line ${number}'s box, ${where}`).toBeLessThanOrEqual(1);
       if (text[1] !== null) {
         expect(Math.abs((text[0] as number) - text[1]), `line ${number}'s text, ${where}`).toBeLessThanOrEqual(1);
@@ -226,46 +227,152 @@ describe('the body editor in Chromium', () => {
     await Promise.all(Array.from({ length: 25 }, (_, i) => create(`list/n-${i}`, 'md', `Body ${i}`, `Note ${i}`)));
     const timed = await context.newPage();
     // Installed before the Studio's scripts run: the moment the table first holds 20 rows.
-    await timed.addInitScript(() => {
-      const w = window as unknown as { listRenderedAt?: number };
+    await timed.addInitScript(`
       new MutationObserver((_changes, observer) => {
         if (document.querySelectorAll('table.list tbody tr').length >= 20) {
-          w.listRenderedAt = performance.now();
+          window.listRenderedAt = performance.now();
           observer.disconnect();
         }
       }).observe(document, { childList: true, subtree: true });
-    });
-    const figures: Array<Record<string, number>> = [];
+    `);
+    const figures: Array<{ apiRequests: number }> = [];
     // The first load fetches the Studio's files; the second is what a returning editor sees (cached files).
     for (const run of ['first', 'cached'] as const) {
       await timed.goto(studio('/content/note'));
       await timed.getByText(/^1–20 of \d+$/).waitFor();
       expect(await timed.locator('table.list tbody tr').count()).toBe(20);
-      const figure = await timed.evaluate(() => {
-        const rendered = (window as unknown as { listRenderedAt: number }).listRenderedAt;
-        const api = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) =>
-          e.name.includes('/api/v1/'),
-        );
-        const list = api.find((e) => /\/api\/v1\/content\?/.test(e.name));
-        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const figure = (await timed.evaluate(`(() => {
+        const rendered = window.listRenderedAt;
+        const api = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/v1/'));
+        const list = api.find((e) => /\\/api\\/v1\\/content\\?/.test(e.name));
+        const nav = performance.getEntriesByType('navigation')[0];
         return {
           navigationToList: Math.round(rendered),
-          answerToList: Math.round(rendered - (list?.responseEnd ?? Number.NaN)),
+          answerToList: Math.round(rendered - (list ? list.responseEnd : Number.NaN)),
           scriptsReady: Math.round(nav.domContentLoadedEventEnd),
           apiRequests: api.length,
-          apiWaterfall: api.map(
-            (e) => `${new URL(e.name).pathname} ${Math.round(e.startTime)}-${Math.round(e.responseEnd)}`,
-          ),
+          apiWaterfall: api.map((e) => new URL(e.name).pathname + ' ' + Math.round(e.startTime) + '-' + Math.round(e.responseEnd)),
         };
-      });
+      })()`)) as {
+        navigationToList: number;
+        answerToList: number;
+        scriptsReady: number;
+        apiRequests: number;
+        apiWaterfall: string[];
+      };
       console.log(
         `list of 20 (${run} load): ${figure.navigationToList} ms from navigation, ${figure.answerToList} ms after the list's answer; ` +
           `scripts ready at ${figure.scriptsReady} ms; ${figure.apiRequests} API requests: ${figure.apiWaterfall.join(', ')}`,
       );
-      figures.push(figure as unknown as Record<string, number>);
+      figures.push(figure);
     }
     // What this test checks is that the list loads with one request for its rows, not one per row.
     expect(figures.every((f) => f.apiRequests <= 5)).toBe(true);
     await timed.close();
+  });
+
+  /** The draft this browser keeps for a document (IndexedDB, as the Studio stores it), or null. */
+  const localDraft = (p: Page, documentId: string) =>
+    p.evaluate(`(async (key) => {
+      if (!(await indexedDB.databases()).some((db) => db.name === 'cms-studio')) return null;
+      return new Promise((resolve) => {
+        const request = indexedDB.open('cms-studio');
+        request.onerror = () => resolve(null);
+        request.onsuccess = () => {
+          const db = request.result;
+          if (!db.objectStoreNames.contains('drafts')) {
+            db.close();
+            resolve(null);
+            return;
+          }
+          const get = db.transaction('drafts').objectStore('drafts').get(key);
+          get.onsuccess = () => {
+            db.close();
+            resolve(get.result ?? null);
+          };
+        };
+      });
+    })(${JSON.stringify(`default/production/${documentId}`)})`) as Promise<{
+      frontmatter: Record<string, unknown>;
+      body: string;
+      draftRevision: number;
+    } | null>;
+  /** Waits until the kept draft holds the edits (it is written a moment after typing stops), or is gone. */
+  const waitForDraft = async (p: Page, documentId: string, present: boolean) => {
+    await expect
+      .poll(async () => (await localDraft(p, documentId))?.body === 'First words. More words.', { timeout: 10_000 })
+      .toBe(present);
+    return localDraft(p, documentId);
+  };
+  /** A new tab that opens the document and edits it without saving (closed later without asking). */
+  const editTitleAndBody = async (documentId: string) => {
+    const p = await context.newPage();
+    await p.goto(studio(`/content/note/${documentId}`));
+    await p.getByText('No changes').waitFor();
+    await p.getByLabel('Title').fill('Edited in the browser');
+    await p.locator('.cm-line').last().click();
+    await p.keyboard.press('Control+End');
+    await p.keyboard.type(' More words.');
+    await p.getByText('Unsaved changes').waitFor();
+    return p;
+  };
+
+  it('keeps unsaved edits in this browser and offers them back, cleared after the save', async () => {
+    const created = await create('local-draft', 'md', 'First words.', 'Draft me');
+    const first = await editTitleAndBody(created.documentId);
+    const kept = await waitForDraft(first, created.documentId, true);
+    expect(kept).toMatchObject({
+      frontmatter: { title: 'Edited in the browser' },
+      body: 'First words. More words.',
+      draftRevision: 1,
+    });
+
+    // The same document in a second tab: offered, not applied.
+    const second = await context.newPage();
+    await second.goto(studio(`/content/note/${created.documentId}`));
+    const banner = second.getByText(/^This browser kept unsaved changes from/);
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/Changed: Title, Body\.$/);
+    expect(await second.getByLabel('Title').inputValue()).toBe('Draft me');
+    expect(await seriousViolations(second)).toEqual([]);
+    // Offering it does not use it up: until the person chooses, a reload offers it again.
+    expect(await localDraft(second, created.documentId)).toMatchObject({ body: 'First words. More words.' });
+    await second.reload();
+    await banner.waitFor();
+    await second.getByRole('button', { name: 'Restore my changes' }).click();
+    expect(await second.getByLabel('Title').inputValue()).toBe('Edited in the browser');
+    await second.locator('.cm-content').getByText('First words. More words.').waitFor();
+    await second.keyboard.press('Control+s');
+    await second.getByText(/^Saved at/).waitFor();
+    expect(await read(created.documentId)).toMatchObject({
+      frontmatter: { title: 'Edited in the browser' },
+      body: 'First words. More words.',
+      draftRevision: 2,
+    });
+    expect(await waitForDraft(second, created.documentId, false)).toBeNull();
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('warns that a kept draft started from an older revision, and saving it asks how to merge', async () => {
+    const created = await create('stale-draft', 'md', 'First words.', 'Stale me');
+    const first = await editTitleAndBody(created.documentId);
+    await waitForDraft(first, created.documentId, true);
+    // Someone else saves meanwhile.
+    const theirs = await server.request('PUT', `/api/v1/content/${created.documentId}`, {
+      headers: { 'x-cms-schema-hash': HASH },
+      body: { frontmatter: { title: 'Their title' }, body: 'First words.', draftRevision: 1 },
+    });
+    expect(theirs.status, theirs.text).toBe(200);
+
+    const second = await context.newPage();
+    await second.goto(studio(`/content/note/${created.documentId}`));
+    await second.getByText(/they started from revision 1; the server is at 2 now/).waitFor();
+    await second.getByRole('button', { name: 'Restore my changes' }).click();
+    await second.keyboard.press('Control+s');
+    await second.getByRole('heading', { name: 'Someone else saved this document meanwhile' }).waitFor();
+    // Nothing was overwritten, and the kept draft stays until a save goes through.
+    expect((await read(created.documentId)).frontmatter.title).toBe('Their title');
+    expect(await waitForDraft(second, created.documentId, true)).toMatchObject({ draftRevision: 1 });
+    await Promise.all([first.close(), second.close()]);
   });
 });
