@@ -1,9 +1,4 @@
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { markdown } from '@codemirror/lang-markdown';
-import { EditorState } from '@codemirror/state';
-import { EditorView, highlightSpecialChars, keymap, lineNumbers, placeholder } from '@codemirror/view';
-import { type MutableRefObject, useEffect, useRef } from 'react';
-import { lineSeparatorOf } from './line-endings.js';
+import { Component, lazy, type MutableRefObject, type ReactNode, Suspense } from 'react';
 
 export interface MarkdownEditorProps {
   /** The text when the editor mounts or `resetKey` changes; afterwards the editor owns it. */
@@ -14,65 +9,45 @@ export interface MarkdownEditorProps {
   describedBy?: string;
   /** Filled with a way to insert text at the cursor (replacing the selection), for toolbar actions. */
   inserter?: MutableRefObject<((text: string) => void) | null>;
+  /** MDX bodies are checked for syntax errors as they are typed. */
+  format?: 'md' | 'mdx';
 }
 
-/** CodeMirror's default greys are too faint for WCAG AA; these meet it. */
-const CONTRAST_THEME = EditorView.theme({
-  '.cm-placeholder': { color: '#57606a' },
-  '.cm-gutters': { color: '#57606a', backgroundColor: '#f6f8fa' },
-  '.cm-content': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
-});
+/** CodeMirror and its language packages come in their own chunk, fetched when a body is first edited. */
+const CodeMirrorEditor = lazy(() => import('./codemirror-editor.js'));
+
+/** A failed chunk download (offline, or a redeploy replaced it) says so instead of blanking the page. */
+class LoadFailure extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div className="markdown-editor markdown-editor-loading" role="alert">
+        The body editor could not be loaded. Your other changes are still here; reload the page to try again.
+      </div>
+    );
+  }
+}
 
 /**
- * The body as source text (CodeMirror 6, markdown language): what is typed is what is saved, and
- * what is not touched is given back byte for byte, line endings and BOM included.
+ * The body editor. Until CodeMirror has loaded, a box of the same size says so (the text is not
+ * editable meanwhile, so nothing typed can be lost).
  */
-export function MarkdownEditor({ value, resetKey, label, onChange, describedBy, inserter }: MarkdownEditorProps) {
-  const host = useRef<HTMLDivElement>(null);
-  const changed = useRef(onChange);
-  changed.current = onChange;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the editor is rebuilt only on resetKey
-  useEffect(() => {
-    if (!host.current) return;
-    const separator = lineSeparatorOf(value);
-    const view = new EditorView({
-      parent: host.current,
-      state: EditorState.create({
-        doc: value,
-        extensions: [
-          EditorState.lineSeparator.of(separator),
-          lineNumbers(),
-          history(),
-          highlightSpecialChars(),
-          EditorView.lineWrapping,
-          markdown(),
-          placeholder('Write the body in Markdown…'),
-          CONTRAST_THEME,
-          // Tab indents; Esc then Tab moves focus out (CodeMirror's documented escape).
-          keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
-          EditorView.contentAttributes.of({
-            'aria-label': label,
-            spellcheck: 'true',
-            ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-          }),
-          EditorView.updateListener.of((update) => {
-            if (update.docChanged) changed.current(update.state.sliceDoc());
-          }),
-        ],
-      }),
-    });
-    if (inserter) {
-      inserter.current = (text: string) => {
-        view.dispatch(view.state.replaceSelection(text), { scrollIntoView: true });
-        view.focus();
-      };
-    }
-    return () => {
-      if (inserter) inserter.current = null;
-      view.destroy();
-    };
-  }, [resetKey]);
-
-  return <div className="markdown-editor" ref={host} />;
+export function MarkdownEditor(props: MarkdownEditorProps) {
+  return (
+    <LoadFailure>
+      <Suspense
+        fallback={
+          <div className="markdown-editor markdown-editor-loading" role="status">
+            Loading the editor…
+          </div>
+        }
+      >
+        <CodeMirrorEditor {...props} />
+      </Suspense>
+    </LoadFailure>
+  );
 }

@@ -1,42 +1,57 @@
-import DOMPurify from 'dompurify';
-import { marked } from 'marked';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
-/**
- * MDX's JSX is shown as labelled blocks (the Studio does not run the site's components); import and
- * export lines are dropped. Everything goes through DOMPurify before it reaches the page.
- */
-export function mdxToMarkdown(body: string): string {
-  return body
-    .replace(/^(import|export)\s.*$/gm, '')
-    .replace(
-      /<([A-Z][\w.]*)\b[^>]*\/>/g,
-      (_m, name: string) => `<div class="mdx-block"><span class="mdx-label">${name}</span></div>`,
-    )
-    .replace(
-      /<([A-Z][\w.]*)\b[^>]*>/g,
-      (_m, name: string) => `<div class="mdx-block"><span class="mdx-label">${name}</span>\n\n`,
-    )
-    .replace(/<\/([A-Z][\w.]*)>/g, '\n\n</div>');
-}
+type Render = (body: string, format: 'md' | 'mdx') => string;
 
-export function renderPreview(body: string, format: 'md' | 'mdx'): string {
-  const source = format === 'mdx' ? mdxToMarkdown(body) : body;
-  const html = marked.parse(source, { async: false, gfm: true });
-  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true } });
+/** marked and DOMPurify come in their own chunk, fetched the first time a preview is shown. */
+let renderer: Promise<Render> | null = null;
+function loadRenderer(): Promise<Render> {
+  renderer ??= import('./preview-render.js').then(
+    (module) => module.renderPreview,
+    (error: unknown) => {
+      renderer = null; // the next render tries again
+      throw error;
+    },
+  );
+  return renderer;
 }
 
 /** The rendered draft, updated a moment after typing stops. */
 export function Preview({ body, format }: { body: string; format: 'md' | 'mdx' }) {
-  const [html, setHtml] = useState(() => renderPreview(body, format));
+  const [html, setHtml] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  const shown = useRef(false);
   useEffect(() => {
-    const timer = window.setTimeout(() => setHtml(renderPreview(body, format)), 200);
-    return () => window.clearTimeout(timer);
+    let live = true;
+    // The first render is immediate; later ones wait until typing pauses.
+    const timer = window.setTimeout(
+      () => {
+        loadRenderer().then(
+          (render) => {
+            if (!live) return;
+            shown.current = true;
+            setFailed(false);
+            setHtml(render(body, format));
+          },
+          () => live && setFailed(true),
+        );
+      },
+      shown.current ? 200 : 0,
+    );
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
   }, [body, format]);
   return (
     <section className="preview" aria-label="Preview">
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify just above */}
-      <div className="prose" dangerouslySetInnerHTML={{ __html: html }} />
+      {html === null ? (
+        <p className="muted" role={failed ? 'alert' : 'status'}>
+          {failed ? 'The preview could not be loaded. Reload the page to try again.' : 'Rendering the preview…'}
+        </p>
+      ) : (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify in preview-render.ts
+        <div className="prose" dangerouslySetInnerHTML={{ __html: html }} />
+      )}
     </section>
   );
 }

@@ -61,13 +61,15 @@ export function EditorPage({ type, id }: { type: string; id: string }) {
     if (isNew || !schemaType) return;
     try {
       const loaded = await content.get(target, id);
+      // Read before the document is shown: a render with the document and no offered draft yet
+      // would count as "back to what the server has" and delete the kept draft.
+      const local = await localDrafts.get(storageKey);
       setDoc(loaded);
       setFrontmatter(loaded.frontmatter);
       setBody(loaded.body);
       setBaseRevision(loaded.draftRevision);
       setEditorKey((k) => k + 1);
       setLoadError(null);
-      const local = await localDrafts.get(storageKey);
       if (local && (!sameJson(local.frontmatter, loaded.frontmatter) || local.body !== loaded.body))
         setOfferedDraft(local);
       else if (local) await localDrafts.remove(storageKey);
@@ -467,6 +469,7 @@ export function EditorPage({ type, id }: { type: string; id: string }) {
               label="Body"
               onChange={setBody}
               inserter={insertAtCursor}
+              format={format}
             />
             {showPreview ? <Preview body={body} format={format} /> : null}
           </div>

@@ -53,7 +53,19 @@ export function StudioProvider({
   // biome-ignore lint/correctness/useExhaustiveDependencies: `next` is read once, when the session turns out to be missing
   const load = useCallback(async (wanted: Partial<Target>) => {
     try {
-      let bootstrap = await studio.bootstrap(null);
+      // A returning person has a remembered target: its bootstrap and its schema are asked for at
+      // once, instead of three requests one after the other (bootstrap, the project's bootstrap,
+      // the schema) before a page can ask for its own data. Anything unexpected falls back to that.
+      const guess =
+        wanted.project && wanted.environment ? { project: wanted.project, environment: wanted.environment } : null;
+      const guessedSchema = guess ? loadSchema(guess).catch(() => null) : null;
+      const guessed = guess
+        ? await studio.bootstrap(guess.project).catch((error: unknown) => {
+            if (error instanceof ApiError && error.code === 'UNAUTHORIZED') throw error;
+            return null;
+          })
+        : null;
+      let bootstrap = guessed ?? (await studio.bootstrap(null));
       const projects = bootstrap.projects;
       const project = projects.find((p) => p.slug === wanted.project)?.slug ?? projects[0]?.slug;
       if (!project) {
@@ -67,7 +79,7 @@ export function StudioProvider({
         });
         return;
       }
-      bootstrap = await studio.bootstrap(project);
+      if (!guessed || project !== guess?.project) bootstrap = await studio.bootstrap(project);
       const environments = bootstrap.environments;
       const environment =
         environments.find((e) => e.name === wanted.environment)?.name ??
@@ -76,7 +88,11 @@ export function StudioProvider({
         'production';
       const target = { project, environment };
       rememberTarget(target);
-      const { types, schemaHash } = await loadSchema(target);
+      const early =
+        guess && guess.project === target.project && guess.environment === target.environment
+          ? await guessedSchema
+          : null;
+      const { types, schemaHash } = early ?? (await loadSchema(target));
       setLoaded({ state: 'ready', bootstrap, environments, target, types, schemaHash });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'UNAUTHORIZED') {
