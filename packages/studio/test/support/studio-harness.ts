@@ -86,6 +86,12 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   const before = page.viewportSize();
   for (const width of [1280, 768]) {
     await page.setViewportSize({ width, height: 900 });
+    // CodeMirror measures its lines only once in view; outside it, it guesses their heights and the
+    // gutter's numbers drift from their lines in a full-page capture.
+    await page.evaluate(async () => {
+      document.querySelector('.cm-editor')?.scrollIntoView();
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    });
     await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
   }
   if (before) await page.setViewportSize(before);
