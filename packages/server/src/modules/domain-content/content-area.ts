@@ -1,5 +1,5 @@
-import { CONTENT_ENVIRONMENTS_SERVICE } from '../core-system/environments.service.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
+import { CONTENT_ENVIRONMENTS_SERVICE } from '../registry-services.js';
 import { createDocumentLifecycleService } from './documents/document-lifecycle.service.js';
 import { documentVersionActions } from './documents/document-versions.actions.js';
 import { createDocumentVersionsService } from './documents/document-versions.service.js';
