@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES, CmsError, type CreateApiKeyBody, invalidInput, notFound, SCOPES, type Scope } from '@cms/core';
+import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import {
@@ -13,7 +14,6 @@ import {
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
 import { assertCanIssueKey, keyExcess } from './access-rules.js';
 import { generateApiKey } from './api-key-secret.js';
-import type { Clock } from './clock.js';
 
 /** Input of `POST /api/v1/api-keys` (core's `CreateApiKeyBodySchema`); `cli` keys come only from the device flow. */
 export type CreateApiKeyInput = CreateApiKeyBody;

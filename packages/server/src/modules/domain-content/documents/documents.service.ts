@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
+import type { Clock } from '../../../clock.js';
 import type { RequestContext, Target } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
 import {
@@ -28,7 +29,7 @@ export interface DocumentsDeps {
   db: Db;
   outbox: Outbox;
   schemas: SchemaReader;
-  clock: () => Date;
+  clock: Clock;
 }
 
 /** `POST /content` body plus the `X-CMS-Schema-Hash` header. */

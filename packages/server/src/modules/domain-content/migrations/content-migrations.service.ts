@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, collectReferences, invalidInput, MIGRATION_SAMPLE_SIZE, type SchemaType } from '@cms/core';
+import type { Clock } from '../../../clock.js';
 import type { RequestContext, Target } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
 import {
@@ -148,12 +149,7 @@ async function referenceProblems(
  * document of a type, checked against the schema in force, applied in one transaction with the
  * events a draft update records, once per (environment, name). Published versions are never touched.
  */
-export function createContentMigrationsService(deps: {
-  db: Db;
-  outbox: Outbox;
-  schemas: SchemaReader;
-  clock: () => Date;
-}) {
+export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; schemas: SchemaReader; clock: Clock }) {
   /** Computes one batch: the changes that pass their schema, and the documents that would not. */
   async function planBatch(
     tx: Queryable,

@@ -9,6 +9,7 @@ import {
   type SchemaType,
   validateResolvedSchema,
 } from '@cms/core';
+import type { Clock } from '../../../clock.js';
 import type { RequestContext } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
 import {
@@ -87,7 +88,7 @@ function applyLayer(base: ResolvedSchema | null, layer: ValidLayer): { schema: R
 }
 
 /** The schema registry: reads of the schema in force and idempotent, non-destructive syncs. */
-export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: InvalidationBus; clock: () => Date }) {
+export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: InvalidationBus; clock: Clock }) {
   return {
     async list(ctx: RequestContext): Promise<SchemaView> {
       const schema = await deps.schemas.find(requireTarget(ctx));
