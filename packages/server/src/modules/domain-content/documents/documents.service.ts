@@ -10,17 +10,11 @@ import {
   updateDraftIfRevision,
 } from '../../../storage/repositories/documents.repository.js';
 import type { Outbox } from '../outbox.js';
-import type { SchemaReader } from '../schema/schema-reader.js';
+import { requireSchemaType, type SchemaReader } from '../schema/schema-reader.js';
 import { requireTarget } from './document-context.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getLiveDocumentForChange } from './document-lookup.js';
-import {
-  assertReferences,
-  assertSchemaHash,
-  checkFrontmatter,
-  requireType,
-  validateDraft,
-} from './document-validation.js';
+import { assertReferences, assertSchemaHash, checkFrontmatter, validateDraft } from './document-validation.js';
 import { type DocumentView, toDocumentView } from './document-view.js';
 import { COPY_SUFFIX, firstFreeCopyPath, pathProblem, resolveLocale } from './path-rules.js';
 
@@ -83,7 +77,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
       return withTransaction(deps.db, async (tx) => {
         const schema = await deps.schemas.load(tx, target);
         assertSchemaHash(schema, input.schemaHash);
-        const typed = requireType(schema, input.type);
+        const typed = requireSchemaType(schema, input.type);
         const { type } = typed;
         const sentLocale = input.locale ?? (type.localized ? input.localeHeader : undefined);
         const locale = resolveLocale(type.localized, type.name, sentLocale);
@@ -130,7 +124,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
         const frontmatter = await validateDraft(
           deps,
           tx,
-          { ...requireType(schema, current.type), target },
+          { ...requireSchemaType(schema, current.type), target },
           input.frontmatter,
         );
         const row = await updateDraftIfRevision(tx, target, {

@@ -15,9 +15,9 @@ import type { DocumentRow } from '../../../storage/repositories/document-row.js'
 import { findReferenceTargets, updateDraftIfRevision } from '../../../storage/repositories/documents.repository.js';
 import { requireTarget } from '../documents/document-context.js';
 import { recordDocumentEvent } from '../documents/document-events.js';
-import { checkFrontmatter, requireType, type TypeInSchema } from '../documents/document-validation.js';
+import { checkFrontmatter } from '../documents/document-validation.js';
 import type { Outbox } from '../outbox.js';
-import type { SchemaReader } from '../schema/schema-reader.js';
+import { requireSchemaType, type SchemaReader, type TypeInSchema } from '../schema/schema-reader.js';
 import { applyOperations, isSameOrInside, type MigrationOperation } from './frontmatter-operations.js';
 
 /** Documents read, changed and written per round trip: memory stays bounded however large the type. */
@@ -206,7 +206,7 @@ export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; s
       // Runs again from the start when PostgreSQL aborts it on a deadlock: only the database is touched.
       return withTransaction(deps.db, async (tx) => {
         const at = deps.clock();
-        const typed = requireType(await deps.schemas.load(tx, target), input.type);
+        const typed = requireSchemaType(await deps.schemas.load(tx, target), input.type);
         // Applying claims the name first: a concurrent application of it waits here, then finds it taken.
         const record = apply
           ? await insertContentMigrationIfNew(tx, target, {
