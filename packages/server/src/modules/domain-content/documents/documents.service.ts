@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
 import type { Clock } from '../../../clock.js';
 import type { RequestContext, Target } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
 import {
   findTranslationGroupType,
@@ -11,7 +12,6 @@ import {
 } from '../../../storage/repositories/documents.repository.js';
 import type { Outbox } from '../outbox.js';
 import { requireSchemaType, type SchemaReader } from '../schema/schema-reader.js';
-import { requireTarget } from './document-context.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getLiveDocumentForChange } from './document-lookup.js';
 import { assertReferences, assertSchemaHash, checkFrontmatter, validateDraft } from './document-validation.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CmsError, collectReferences, invalidInput, MIGRATION_SAMPLE_SIZE, type SchemaType } from '@cms/core';
 import type { Clock } from '../../../clock.js';
 import type { RequestContext, Target } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
 import {
   type ContentMigrationRow,
@@ -13,7 +14,6 @@ import {
 } from '../../../storage/repositories/content-migrations.repository.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
 import { findReferenceTargets, updateDraftIfRevision } from '../../../storage/repositories/documents.repository.js';
-import { requireTarget } from '../documents/document-context.js';
 import { recordDocumentEvent } from '../documents/document-events.js';
 import { checkFrontmatter } from '../documents/document-validation.js';
 import type { Outbox } from '../outbox.js';

@@ -1,5 +1,6 @@
 import { invalidQueryParam, notFound, type Page, type SchemaType } from '@cms/core';
 import type { RequestContext, Target } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import {
   countDocumentsByType,
@@ -11,7 +12,6 @@ import {
   type TypeCounts,
   type VariantRow,
 } from '../../../storage/repositories/document-queries.repository.js';
-import { requireTarget } from '../documents/document-context.js';
 import { type DocumentView, toContentView } from '../documents/document-view.js';
 import { requireSchemaType, type SchemaReader } from '../schema/schema-reader.js';
 import { previewClaimsOf } from './preview-tokens.js';

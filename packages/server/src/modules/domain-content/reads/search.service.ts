@@ -1,8 +1,8 @@
 import type { Page } from '@cms/core';
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import { type SearchHitRow, searchDocuments } from '../../../storage/repositories/document-search.repository.js';
-import { requireTarget } from '../documents/document-context.js';
 import { DEFAULT_LOCALE } from '../documents/path-rules.js';
 import type { SchemaReader } from '../schema/schema-reader.js';
 import { requireSchemaType } from '../schema/schema-reader.js';

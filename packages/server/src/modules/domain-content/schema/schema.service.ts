@@ -9,6 +9,7 @@ import {
 } from '@cms/core';
 import type { Clock } from '../../../clock.js';
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
 import {
   findOwnSchema,
@@ -16,7 +17,6 @@ import {
   saveSchemaIfChanged,
 } from '../../../storage/repositories/schema.repository.js';
 import type { InvalidationBus } from '../../../tenancy/invalidation.js';
-import { requireTarget } from '../documents/document-context.js';
 import { mergeLayers } from './schema-layers.js';
 import { EMPTY_SCHEMA, EMPTY_SCHEMA_HASH, requireSchemaType, type SchemaReader } from './schema-reader.js';
 
