@@ -5,6 +5,7 @@ export * from './errors/cms-error.js';
 export * from './errors/error-codes.js';
 export * from './schema/index.js';
 export * from './webhooks/index.js';
+export * from './wire/api-keys.routes.js';
 export * from './wire/auth.routes.js';
 export * from './wire/catalog.routes.js';
 export * from './wire/cli-auth.routes.js';

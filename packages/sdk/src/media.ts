@@ -4,10 +4,11 @@
  * here), which Node, Deno, Bun and Chromium over HTTP/2 support; elsewhere pass no `onProgress`
  * and the file goes as FormData.
  */
-import type { MediaAsset, MediaListQuery } from './interim-routes.js';
-import { iteratePages, type Page } from './pagination.js';
+
+import { iteratePages } from './pagination.js';
 import { callRoute, routeSpec } from './route-call.js';
 import type { CallOptions, Transport } from './transport.js';
+import type { MediaAsset, MediaListQuery } from './types.js';
 
 /** Upload progress: bytes sent so far, and the total when known. */
 export interface UploadProgress {
@@ -70,15 +71,14 @@ function counted(
 
 /** The media area. */
 export function mediaArea(transport: Transport) {
-  const list = (query: MediaListQuery = {}, options: CallOptions = {}): Promise<Page<MediaAsset>> =>
+  const list = (query: MediaListQuery = {}, options: CallOptions = {}) =>
     callRoute(transport, 'media.list', { query, envelope: 'paginated' }, options);
   return {
     list,
     iterate: (query: MediaListQuery = {}, options: CallOptions = {}) =>
       iteratePages((offset) => list({ ...query, offset }, options), query.offset ?? 0),
-    get: (id: string, options: CallOptions = {}): Promise<MediaAsset> =>
-      callRoute(transport, 'media.get', { params: { id } }, options),
-    delete: (id: string, options: CallOptions = {}): Promise<{ deleted: true; id: string }> =>
+    get: (id: string, options: CallOptions = {}) => callRoute(transport, 'media.get', { params: { id } }, options),
+    delete: (id: string, options: CallOptions = {}) =>
       callRoute(transport, 'media.delete', { params: { id } }, options),
     /** Uploads one file (`multipart/form-data`, part `file`). */
     upload(input: MediaUploadInput): Promise<MediaAsset> {

@@ -1,15 +1,20 @@
 /**
- * Calls a route by action id: method and path from core's light `routeTable` (the interim table
- * for areas core does not declare yet), path parameters filled and URL-encoded.
+ * Calls a route by action id: method and path from core's light `routeTable` (no schema object
+ * reaches the bundle), path parameters filled and URL-encoded; input and output types from core's
+ * route contracts (`RouteOf`), so nothing here is typed by hand.
  */
-import { routeTable } from '@cms/core/route-table';
-import { interimRouteTable } from './interim-routes.js';
+import type { RouteId, RouteInput, RouteOf, RouteOutput } from '@cms/core';
+import { routeTable as table } from '@cms/core/route-table';
 import type { CallOptions, CallSpec, QueryValue, Transport } from './transport.js';
 
-const table = { ...interimRouteTable, ...routeTable };
-
 /** Every action id the SDK can call. */
-export type SdkRouteId = keyof typeof table;
+export type SdkRouteId = keyof typeof table & RouteId;
+
+/** What a route answers: the envelope's `data`, or `{ data, pagination }` for a page. */
+export type Out<Id extends RouteId> = RouteOutput<RouteOf<Id>>;
+
+/** One declared request part of a route (`params`, `query`, `headers`, `body`). */
+export type In<Id extends RouteId, K extends keyof RouteInput<RouteOf<Id>>> = RouteInput<RouteOf<Id>>[K];
 
 /** The parts of one call besides method and path. */
 export interface RouteCallParts {
@@ -48,10 +53,13 @@ export function routeSpec(id: SdkRouteId, parts: RouteCallParts = {}, options: C
   };
 }
 
-/** Calls a route and returns the envelope's `data` (or the page for paginated routes). */
-export function callRoute<T>(
+/**
+ * Calls a route and returns the envelope's `data` (or the page for paginated routes), typed by the
+ * route's contract; content's typed frontmatter narrows `T` further.
+ */
+export function callRoute<Id extends SdkRouteId, T = Out<Id>>(
   transport: Transport,
-  id: SdkRouteId,
+  id: Id,
   parts: RouteCallParts = {},
   options: CallOptions = {},
 ): Promise<T> {

@@ -7,7 +7,7 @@
  * const event = await verifyWebhook({ payload: await request.text(), headers: request.headers, secret });
  * if (event.event === 'content.published') revalidate(event.document.path);
  */
-import type { WebhookEvent } from './interim-routes.js';
+import type { WebhookEvent } from './types.js';
 
 /** Default replay window, in seconds. */
 export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;

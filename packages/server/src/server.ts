@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AnyAction } from './actions/define-action.js';
 import { mountActions } from './actions/mount-actions.js';
+import { type Clock, systemClock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import { createApp, type LogStream, registerAccessHooks } from './http/create-app.js';
 import { registerStudioStatic } from './http/studio-static.js';
@@ -37,7 +38,7 @@ export interface CreateServerOptions {
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: LogStream;
   /** The time as services see it (expiry rules); tests pass a clock they move. Defaults to the real one. */
-  clock?: () => Date;
+  clock?: Clock;
   /** The Studio's build folder instead of `packages/studio/dist` (tests of the static serving). */
   studioDir?: string;
 }
@@ -73,7 +74,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
         modules: () => manifests,
         studioExtensions: () => studioExtensions,
         registry,
-        clock: options.clock ?? (() => new Date()),
+        clock: options.clock ?? systemClock,
       };
       surfaces.push(await module.setup(deps));
     }

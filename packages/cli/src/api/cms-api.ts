@@ -4,7 +4,7 @@
  * unreachable") and adds what sync needs (every page of a type, the schema hash per write).
  * `action run` alone goes through the small HttpClient: it calls routes the SDK does not name.
  */
-import type { BatchOperation, ContentBatchResult, Document, ResolvedSchema, SchemaType } from '@cms/core';
+import type { BatchOperation, ContentBatchResult, Document, MigrationBody, ResolvedSchema, SchemaType } from '@cms/core';
 import { CmsError, CmsNetworkError, CmsTimeoutError, createClient } from '@cms/sdk';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { ApiError } from './api-error.js';
@@ -150,7 +150,8 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
         run(async () => cast<Record<string, unknown>>(await client.media.upload({ file, filename }))),
     },
     migrations: {
-      run: (body: Record<string, unknown>) => run(() => client.migrations.run(body)),
+      // The CLI reads the migration file as JSON; the server validates it against MigrationBody.
+      run: (body: Record<string, unknown>) => run(() => client.migrations.run(body as MigrationBody)),
     },
     actions: {
       list: () => run(async () => cast<Array<Record<string, unknown>>>(await client.actions.list())),

@@ -2,6 +2,7 @@
  * Every route contract, keyed by action id: what clients import for method, path and types.
  * Each `<area>.routes.ts` is listed once here; its exported contracts are picked up by shape.
  */
+import * as apiKeys from './api-keys.routes.js';
 import * as auth from './auth.routes.js';
 import * as catalog from './catalog.routes.js';
 import * as cliAuth from './cli-auth.routes.js';
@@ -43,6 +44,7 @@ const areas = {
   setup,
   invites,
   users,
+  apiKeys,
   sso,
   cliAuth,
 };

@@ -10,7 +10,6 @@ import type {
   TSchema,
   Validated,
 } from '@cms/core';
-import { SingleFileFormSchema } from '@cms/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ContextFor, RequestContext } from '../http/request-context.js';
 
@@ -133,31 +132,11 @@ export type AnyAction = ActionDefinition;
  * Declares an action from its route contract (`@cms/core` wire) and what only the server knows;
  * the handler's input, context and result types are inferred from the contract.
  */
-export function defineAction<const C extends RouteContract>(spec: ActionSpec<C>): ActionDefinition;
-/**
- * @deprecated Declare the route in `@cms/core` (`defineRoute`) and pass it as `route`: this flat form
- * with hand-written input types remains only until every branch has moved its routes.
- */
-export function defineAction<P = unknown, Q = unknown, B = unknown, R = unknown>(
-  action: LegacyAction<P, Q, B, R>,
-): ActionDefinition;
-export function defineAction(spec: ActionSpec<RouteContract> | LegacyAction): ActionDefinition {
-  if (!('route' in spec)) return spec as unknown as ActionDefinition;
+export function defineAction<const C extends RouteContract>(spec: ActionSpec<C>): ActionDefinition {
   const { route, handler, ...server } = spec;
   return {
     ...(route as unknown as Omit<ActionDefinition, 'permissions' | 'handler'>),
     ...server,
     handler: handler as unknown as ActionDefinition['handler'],
   };
-}
-
-/** The flat form (see the deprecated overload of `defineAction`). */
-export interface LegacyAction<P = unknown, Q = unknown, B = unknown, R = unknown>
-  extends Omit<ActionDefinition, 'handler'> {
-  handler: (input: { params: P; query: Q; body: B }, ctx: RequestContext, http: HttpAccess) => Promise<R>;
-}
-
-/** The `multipart/form-data` body of one required binary part named `part` (media upload: `file`). */
-export function singleFileFormSchema(part: string): JsonSchema {
-  return SingleFileFormSchema(part) as unknown as JsonSchema;
 }

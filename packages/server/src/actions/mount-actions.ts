@@ -1,14 +1,20 @@
-import { type CmsError, invalidQueryParam, type Page, type RouteContract } from '@cms/core';
+import {
+  type CmsError,
+  envelopeSchema,
+  invalidQueryParam,
+  NoQuery,
+  type Page,
+  type RouteContract,
+  toRouterPath,
+} from '@cms/core';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { checkRequestInput, withIntegerBounds } from '../http/input-rules.js';
 import type { ActionInput, AnyAction, JsonSchema } from './define-action.js';
-import { responseBodySchema, toRouterPath } from './envelope-schemas.js';
-import { NO_QUERY_SCHEMA } from './query-schemas.js';
 
 /** Mounts every action from its declaration: validation, serialization, envelope, status. */
 export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]): void {
   for (const action of actions) {
-    const body = responseBodySchema(action);
+    const body = envelopeSchema(action.response);
     const query = withIntegerBounds(querySchemaOf(action));
     const params = withIntegerBounds(action.request?.params);
     const requestBody = withIntegerBounds(action.request?.body);
@@ -75,9 +81,9 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
  * of their own (files at their capability url, health, OpenAPI), where a query string is ignored as a
  * static file server would (`?v=2` cache busting on a media url keeps working).
  */
-function querySchemaOf(action: AnyAction): JsonSchema | undefined {
+export function querySchemaOf(action: AnyAction): JsonSchema | undefined {
   if (action.request?.query) return action.request.query;
-  return action.response.envelope === 'raw' ? undefined : NO_QUERY_SCHEMA;
+  return action.response.envelope === 'raw' ? undefined : (NoQuery as unknown as JsonSchema);
 }
 
 /** A parameter sent twice is ambiguous: only declared repeatable ones may be (decisions.md §3). */

@@ -1,9 +1,9 @@
+import { ErrorEnvelopeSchema, envelopeSchema } from '@cms/core';
 import { withIntegerBounds } from '../http/input-rules.js';
 import { errorCodesByStatus } from './action-errors.js';
 import { catalogPermissions } from './catalog-permissions.js';
 import type { AnyAction, JsonSchema } from './define-action.js';
-import { ERROR_ENVELOPE_SCHEMA, responseBodySchema } from './envelope-schemas.js';
-import { NO_QUERY_SCHEMA } from './query-schemas.js';
+import { querySchemaOf } from './mount-actions.js';
 
 /**
  * Headers the service requires although their schema does not (their absence is a domain error,
@@ -41,7 +41,7 @@ export function buildOpenApiDocument(actions: readonly AnyAction[], info: { vers
     servers: [{ url: info.serverUrl }],
     paths,
     components: {
-      schemas: { Error: ERROR_ENVELOPE_SCHEMA },
+      schemas: { Error: ErrorEnvelopeSchema },
       securitySchemes: {
         apiKey: {
           type: 'http',
@@ -65,7 +65,7 @@ export function openApiPath(path: string): string {
 function operationOf(action: AnyAction): Record<string, unknown> {
   const requestBody = requestBodyOf(action);
   const permissions = catalogPermissions(action);
-  const query = action.request?.query ?? (action.response.envelope === 'raw' ? undefined : NO_QUERY_SCHEMA);
+  const query = querySchemaOf(action);
   return {
     operationId: action.id,
     summary: action.summary,
@@ -99,7 +99,7 @@ function operationOf(action: AnyAction): Record<string, unknown> {
 
 /** The success answer: the envelope, a raw JSON document (health, OpenAPI), or a file. */
 function successResponse(action: AnyAction): Record<string, unknown> {
-  const body = responseBodySchema(action);
+  const body = envelopeSchema(action.response);
   if (body) return { description: 'Success', content: { 'application/json': { schema: body } } };
   if (action.response.status === 302) return { description: 'Redirect' };
   if (action.response.envelope === 'raw' && action.response.schema) {

@@ -1,6 +1,7 @@
 import type { StudioContributions, StudioExtension } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnyAction } from '../actions/define-action.js';
+import type { Clock } from '../clock.js';
 import type { ServerConfig } from '../config.js';
 import type { AuthStrategy } from '../http/authenticate.js';
 import type { Db } from '../storage/db.js';
@@ -34,7 +35,7 @@ export interface ServerDeps {
   /** Shared services registered by modules earlier in the order (dependencies). */
   registry: ServiceRegistry;
   /** The current time for expiry rules; injected so tests can move it. */
-  clock: () => Date;
+  clock: Clock;
 }
 
 /** Services a module offers to the modules that depend on it. */

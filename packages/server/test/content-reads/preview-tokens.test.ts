@@ -60,10 +60,13 @@ describe('POST /content/{documentId}/preview-token', () => {
       draftRevision: 4,
       previewUrl: 'https://site.example/preview/hello',
     });
+    const after = Date.now();
     const expires = Date.parse(expiresAt);
     expect(expires).toBe((claims.exp as number) * 1000);
-    expect(expires - before).toBeGreaterThan(595_000);
-    expect(expires - before).toBeLessThanOrEqual(601_000);
+    // Ten minutes from issue, and issued during the request (however long a loaded machine takes).
+    expect((claims.exp as number) - (claims.iat as number)).toBe(600);
+    expect((claims.iat as number) * 1000).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect((claims.iat as number) * 1000).toBeLessThanOrEqual(after);
   });
 
   it('accepts a request without a body, and leaves previewUrl out of the claims', async () => {
@@ -200,6 +203,33 @@ describe('Authorization: Preview <token>', () => {
       const response = await withPreview(bad, 'GET', `/api/v1/content/${ids.draft}?draft=true`);
       expect(response.status).toBe(401);
       expect(response.body.error.code).toBe('UNAUTHORIZED');
+    }
+  });
+});
+
+describe('preview token lifetime on the server clock', () => {
+  it('expires 10 minutes after issue by the clock the server runs on, not the wall clock', async () => {
+    let now = new Date();
+    const moved = await startTestServer({ clock: () => now });
+    try {
+      await seedSchema(moved.db);
+      const [id] = await seedDocuments(moved.db, [
+        { type: 'post', path: 'posts/clocked', locale: 'en', frontmatter: { title: 'Clocked' }, draftRevision: 1 },
+      ]);
+      const issued = await moved.request('POST', `/api/v1/content/${id}/preview-token`);
+      expect(issued.status).toBe(200);
+      const read = () =>
+        sendRequest(moved.url, null, 'GET', `/api/v1/content/${id}?draft=true`, {
+          environment: 'production',
+          headers: { authorization: `Preview ${issued.body.data.token}` },
+        });
+      expect((await read()).status).toBe(200);
+      now = new Date(now.getTime() + 11 * 60_000);
+      const late = await read();
+      expect(late.status).toBe(401);
+      expect(late.body.error.code).toBe('UNAUTHORIZED');
+    } finally {
+      await moved.close();
     }
   });
 });

@@ -1,6 +1,96 @@
-import { CmsError } from '@cms/core';
-import { defineAction, singleFileFormSchema } from '../../src/actions/define-action.js';
+import { CmsError, defineRoute, SingleFileFormSchema, WithDefault } from '@cms/core';
+import { Type } from 'typebox';
+import { defineAction } from '../../src/actions/define-action.js';
 import type { ServerModule } from '../../src/modules/module-types.js';
+
+/** Contracts of the probe routes, declared as every route is (`defineRoute`, TypeBox). */
+const probeEchoRoute = defineRoute({
+  id: 'probe.echo',
+  kind: 'command',
+  method: 'POST',
+  path: '/api/v1/probe/echo',
+  summary: 'Echo a body',
+  target: 'environment',
+  request: {
+    body: Type.Object(
+      { name: Type.String({ minLength: 1 }), count: Type.Optional(Type.Integer({ minimum: 0 })) },
+      { additionalProperties: false },
+    ),
+  },
+  response: {
+    status: 201,
+    envelope: 'single',
+    schema: Type.Object({ name: Type.Optional(Type.String()), count: Type.Optional(Type.Integer()) }),
+  },
+});
+
+const probeListRoute = defineRoute({
+  id: 'probe.list',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/probe/items',
+  summary: 'A paginated list',
+  target: 'environment',
+  repeatableQuery: ['tag'],
+  request: {
+    query: Type.Object(
+      {
+        limit: WithDefault(Type.Integer({ minimum: 1, maximum: 100 }), 20),
+        offset: WithDefault(Type.Integer({ minimum: 0 }), 0),
+        tag: Type.Optional(Type.Array(Type.String())),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  response: { status: 200, envelope: 'paginated', schema: Type.Object({ n: Type.Optional(Type.Integer()) }) },
+});
+
+const probeCrashRoute = defineRoute({
+  id: 'probe.crash',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/probe/crash',
+  summary: 'A bug',
+  target: 'none',
+  auth: 'public',
+  request: {},
+  response: { status: 200, envelope: 'single' },
+});
+
+const probeSlowRoute = defineRoute({
+  id: 'probe.slow',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/probe/slow',
+  summary: 'Takes a while',
+  target: 'none',
+  auth: 'public',
+  request: {},
+  response: { status: 200, envelope: 'single', schema: Type.Object({ done: Type.Optional(Type.Boolean()) }) },
+});
+
+const probeUploadRoute = defineRoute({
+  id: 'probe.upload',
+  kind: 'command',
+  method: 'POST',
+  path: '/api/v1/probe/upload',
+  summary: 'Declares a multipart body (never parsed: the declaration is what is tested)',
+  target: 'environment',
+  request: { multipart: SingleFileFormSchema('file') },
+  response: { status: 201, envelope: 'single' },
+});
+
+const probeRateRoute = defineRoute({
+  id: 'probe.rate',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/probe/rate',
+  summary: 'Always rate limited',
+  target: 'none',
+  auth: 'public',
+  request: {},
+  response: { status: 200, envelope: 'single' },
+});
 
 /** A test-only module with routes that exercise the envelopes, limits and failure paths. */
 export function probeModule(options: { slowMs?: number; onSlowStart?: () => void } = {}): ServerModule {
@@ -8,54 +98,14 @@ export function probeModule(options: { slowMs?: number; onSlowStart?: () => void
     manifest: { id: 'test.probe', version: '1.0.0', apiVersion: '1', kind: 'domain', dependsOn: ['core.system'] },
     setup: () => ({
       actions: [
-        defineAction<unknown, unknown, { name: string; count?: number }>({
-          id: 'probe.echo',
-          kind: 'command',
-          method: 'POST',
-          path: '/api/v1/probe/echo',
-          summary: 'Echo a body',
+        defineAction({
+          route: probeEchoRoute,
           permissions: ['content:write'],
-          target: 'environment',
-          request: {
-            body: {
-              type: 'object',
-              required: ['name'],
-              additionalProperties: false,
-              properties: { name: { type: 'string', minLength: 1 }, count: { type: 'integer', minimum: 0 } },
-            },
-          },
-          response: {
-            status: 201,
-            envelope: 'single',
-            schema: { type: 'object', properties: { name: { type: 'string' }, count: { type: 'integer' } } },
-          },
           handler: async ({ body }) => body,
         }),
-        defineAction<unknown, { limit: number; offset: number; tag?: string[] }>({
-          id: 'probe.list',
-          kind: 'query',
-          method: 'GET',
-          path: '/api/v1/probe/items',
-          summary: 'A paginated list',
+        defineAction({
+          route: probeListRoute,
           permissions: ['content:read'],
-          target: 'environment',
-          repeatableQuery: ['tag'],
-          request: {
-            query: {
-              type: 'object',
-              additionalProperties: false,
-              properties: {
-                limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-                offset: { type: 'integer', minimum: 0, default: 0 },
-                tag: { type: 'array', items: { type: 'string' } },
-              },
-            },
-          },
-          response: {
-            status: 200,
-            envelope: 'paginated',
-            schema: { type: 'object', properties: { n: { type: 'integer' } } },
-          },
           handler: async ({ query }) => {
             const all = Array.from({ length: 45 }, (_, n) => ({ n }));
             return {
@@ -67,33 +117,15 @@ export function probeModule(options: { slowMs?: number; onSlowStart?: () => void
           },
         }),
         defineAction({
-          id: 'probe.crash',
-          kind: 'query',
-          method: 'GET',
-          path: '/api/v1/probe/crash',
-          summary: 'A bug',
+          route: probeCrashRoute,
           permissions: [],
-          target: 'none',
-          auth: 'public',
-          response: { status: 200, envelope: 'single' },
           handler: async () => {
             throw new Error('secret internal detail');
           },
         }),
         defineAction({
-          id: 'probe.slow',
-          kind: 'query',
-          method: 'GET',
-          path: '/api/v1/probe/slow',
-          summary: 'Takes a while',
+          route: probeSlowRoute,
           permissions: [],
-          target: 'none',
-          auth: 'public',
-          response: {
-            status: 200,
-            envelope: 'single',
-            schema: { type: 'object', properties: { done: { type: 'boolean' } } },
-          },
           handler: async () => {
             options.onSlowStart?.();
             await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 300));
@@ -101,27 +133,13 @@ export function probeModule(options: { slowMs?: number; onSlowStart?: () => void
           },
         }),
         defineAction({
-          id: 'probe.upload',
-          kind: 'command',
-          method: 'POST',
-          path: '/api/v1/probe/upload',
-          summary: 'Declares a multipart body (never parsed: the declaration is what is tested)',
+          route: probeUploadRoute,
           permissions: ['media:upload'],
-          target: 'environment',
-          request: { multipart: singleFileFormSchema('file') },
-          response: { status: 201, envelope: 'single' },
           handler: async () => ({}),
         }),
         defineAction({
-          id: 'probe.rate',
-          kind: 'query',
-          method: 'GET',
-          path: '/api/v1/probe/rate',
-          summary: 'Always rate limited',
+          route: probeRateRoute,
           permissions: [],
-          target: 'none',
-          auth: 'public',
-          response: { status: 200, envelope: 'single' },
           handler: async () => {
             throw new CmsError('RATE_LIMITED', undefined, {}, { 'retry-after': '7' });
           },

@@ -3,6 +3,7 @@
  * Pages import from here only.
  */
 
+import type { Role } from '@cms/core';
 import type { MediaListQuery } from '@cms/sdk';
 import type { SchemaType } from '../editor/core-schema.js';
 import { at, cms, type Target, viaSdk } from './sdk.js';
@@ -171,7 +172,7 @@ export const apiKeys = {
 export interface UserEntry {
   id: string;
   email: string;
-  role: string;
+  role: Role;
   disabled: boolean;
   hasPassword: boolean;
   createdAt: string;
@@ -180,7 +181,7 @@ export interface UserEntry {
 export interface GrantEntry {
   project: string;
   environment: string;
-  role: string;
+  role: Role;
 }
 export interface InviteEntry {
   id: string;
@@ -209,13 +210,12 @@ export interface SessionEntry extends Session {
 
 export const people = {
   list: (offset: number, limit: number) => viaSdk<Page<UserEntry>>(() => cms.users.list({ offset, limit })),
-  create: (input: { email: string; role: string; password?: string }) =>
-    viaSdk<UserEntry>(() => cms.users.create(input)),
-  update: (id: string, input: { role?: string; disabled?: boolean }) =>
+  create: (input: { email: string; role: Role; password?: string }) => viaSdk<UserEntry>(() => cms.users.create(input)),
+  update: (id: string, input: { role?: Role; disabled?: boolean }) =>
     viaSdk<UserEntry>(() => cms.users.update(id, input)),
   grants: (id: string) => viaSdk<GrantEntry[]>(() => cms.users.grants(id)),
   replaceGrants: (id: string, grants: GrantEntry[]) => viaSdk<GrantEntry[]>(() => cms.users.replaceGrants(id, grants)),
-  invite: (input: { email: string; role: string; project?: string }) =>
+  invite: (input: { email: string; role: Role; project?: string }) =>
     viaSdk<InviteEntry>(() => cms.users.invite(input)),
   pendingInvites: () => viaSdk<PendingInviteEntry[]>(() => cms.users.pendingInvites()),
   withdrawInvite: (id: string) => viaSdk<{ withdrawn: boolean; id: string }>(() => cms.users.withdrawInvite(id)),

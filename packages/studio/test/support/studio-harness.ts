@@ -88,10 +88,10 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.setViewportSize({ width, height: 900 });
     // CodeMirror measures its lines only once in view; outside it, it guesses their heights and the
     // gutter's numbers drift from their lines in a full-page capture.
-    await page.evaluate(async () => {
+    await page.evaluate(`(async () => {
       document.querySelector('.cm-editor')?.scrollIntoView();
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    });
+    })()`);
     await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
   }
   if (before) await page.setViewportSize(before);

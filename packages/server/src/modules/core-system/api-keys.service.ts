@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, invalidInput, notFound, SCOPES, type Scope } from '@cms/core';
+import { ALL_SCOPES, CmsError, type CreateApiKeyBody, invalidInput, notFound, SCOPES, type Scope } from '@cms/core';
+import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import {
@@ -13,23 +14,9 @@ import {
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
 import { assertCanIssueKey, keyExcess } from './access-rules.js';
 import { generateApiKey } from './api-key-secret.js';
-import type { Clock } from './clock.js';
 
-/** Input of `POST /api/v1/api-keys`; `cli` keys come only from the device flow. */
-export interface CreateApiKeyInput {
-  label: string;
-  /** `*` stands for every scope (ALL_SCOPES). */
-  scopes: Array<Scope | typeof ALL_SCOPES>;
-  contextAllowlist: AllowlistEntry[];
-  expiresAt?: string | null;
-  kind?: 'live' | 'preview';
-}
-
-/**
- * In `scopes`, every scope there is. The key stores the full list as of its creation (a scope added by
- * a later version is not granted silently); the caller must hold every scope, as for a written list.
- */
-export const ALL_SCOPES = '*';
+/** Input of `POST /api/v1/api-keys` (core's `CreateApiKeyBodySchema`); `cli` keys come only from the device flow. */
+export type CreateApiKeyInput = CreateApiKeyBody;
 
 /** Wire shape of a key: never its secret. */
 export interface ApiKeyView {

@@ -1,7 +1,6 @@
-import { CmsError } from '@cms/core';
+import { CmsError, envelopeSchema } from '@cms/core';
 import { catalogPermissions } from '../../actions/catalog-permissions.js';
 import type { AnyAction, AuthRule, JsonSchema, TargetRule } from '../../actions/define-action.js';
-import { responseBodySchema } from '../../actions/envelope-schemas.js';
 import { buildOpenApiDocument, openApiPath } from '../../actions/openapi.js';
 import { permissionFailure, scopesInContext } from '../../http/authorize.js';
 import type { RequestContext } from '../../http/request-context.js';
@@ -63,7 +62,7 @@ function toCatalogItem(action: AnyAction): CatalogItem {
   const parts = Object.entries({ params: request.params, query: request.query, body: request.body }).filter(
     ([, schema]) => schema !== undefined,
   );
-  const responseSchema = responseBodySchema(action);
+  const responseSchema = envelopeSchema(action.response) as JsonSchema | undefined;
   return {
     id: action.id,
     kind: action.kind,

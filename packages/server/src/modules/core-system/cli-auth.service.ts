@@ -1,5 +1,6 @@
 import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import { CmsError, invalidInput, notFound, type Scope } from '@cms/core';
+import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import { insertApiKey } from '../../storage/repositories/api-keys.repository.js';
@@ -19,7 +20,6 @@ import { findUserById } from '../../storage/repositories/users.repository.js';
 import type { TargetResolver } from '../../tenancy/target-resolver.js';
 import { generateApiKey, hashesEqual } from './api-key-secret.js';
 import { userScopesIn } from './cli-key-principal.js';
-import type { Clock } from './clock.js';
 import { generateToken, hashToken, isWellFormedToken } from './secret-tokens.js';
 import { isUserPrincipal } from './user-principal.js';
 

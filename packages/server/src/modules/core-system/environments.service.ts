@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
 import { type ProjectTarget, type RequestContext, requireProject } from '../../http/request-context.js';
-import { type Db, type Queryable, type Transaction, withTransaction } from '../../storage/db.js';
+import { type Db, type Queryable, withTransaction } from '../../storage/db.js';
 import {
   deleteEnvironmentIfUnreferenced,
   type EnvironmentRow,
@@ -13,6 +13,7 @@ import { MEDIA_PURGE_CHANNEL } from '../../storage/repositories/media.repository
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
 import type { TargetResolver } from '../../tenancy/target-resolver.js';
 import type { ServiceRegistry } from '../module-types.js';
+import { CONTENT_ENVIRONMENTS_SERVICE, type ContentEnvironments } from '../registry-services.js';
 
 /** Wire shape of an environment. */
 export interface EnvironmentView {
@@ -32,21 +33,6 @@ export interface CreateEnvironmentInput {
   name: string;
   extends?: string;
   cloneFrom?: string;
-}
-
-/** Registry name of the content area's environment service (provided by `domain.content`). */
-export const CONTENT_ENVIRONMENTS_SERVICE = 'content.environments';
-
-/**
- * What `core.system` needs of the content area to clone an environment. `domain.content` provides
- * it; `core.system` is set up first and must not import it, so it looks it up at request time.
- */
-export interface ContentEnvironments {
-  /** Copies schema, documents and their history from source into the new, empty target, in `tx`. */
-  cloneInto(
-    tx: Transaction,
-    scope: { projectId: string; sourceEnvironmentId: string; targetEnvironmentId: string },
-  ): Promise<unknown>;
 }
 
 /** Environments of a project, as far as the caller may see them; created and deleted with `settings:manage`. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { invalidInput, type Role } from '@cms/core';
+import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import { insertGrants } from '../../storage/repositories/grants.repository.js';
@@ -11,7 +12,6 @@ import {
 import { findProjectBySlug } from '../../storage/repositories/projects.repository.js';
 import { findUserByEmail } from '../../storage/repositories/users.repository.js';
 import { assertCanGrantRole } from './access-rules.js';
-import type { Clock } from './clock.js';
 import { assertPasswordPolicy, hashPassword } from './password-hashing.js';
 import { generateToken, hashToken, isWellFormedToken } from './secret-tokens.js';
 import type { IssuedSession, SessionsService, SignInOrigin } from './sessions.service.js';

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { CmsError } from '@cms/core';
+import type { Clock } from '../../clock.js';
 import type { Queryable } from '../../storage/db.js';
 import {
   deleteThrottleRow,
   findThrottleRows,
   recordThrottleFailure,
 } from '../../storage/repositories/login-throttle.repository.js';
-import type { Clock } from './clock.js';
 
 /**
  * Login backoff (decisions.md §5): after 5 failures for one email or one client address within

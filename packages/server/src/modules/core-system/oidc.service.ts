@@ -1,5 +1,6 @@
 import { CmsError } from '@cms/core';
 import * as client from 'openid-client';
+import type { Clock } from '../../clock.js';
 import type { OidcProviderSettings } from '../../sso-settings.js';
 import { isLoopbackHost } from '../../sso-settings.js';
 import type { Db } from '../../storage/db.js';
@@ -9,7 +10,6 @@ import {
   takeSsoRequest,
 } from '../../storage/repositories/sso-requests.repository.js';
 import { hashesEqual } from './api-key-secret.js';
-import type { Clock } from './clock.js';
 import { hashToken } from './secret-tokens.js';
 import type { IssuedSession, SignInOrigin } from './sessions.service.js';
 import { SsoFailure, type SsoSignIn } from './sso-sign-in.js';

@@ -9,7 +9,7 @@ import {
   type PendingInviteRow,
 } from '../../storage/repositories/pending-invites.repository.js';
 import { canGrantRole } from './access-rules.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../../clock.js';
 
 /** A caller sees and withdraws only the invites it could have sent (docs/access-control.md "No escalation"). */
 const withinReach = (principal: Principal, row: PendingInviteRow) =>

@@ -6,6 +6,7 @@ import {
   SAML,
   ValidateInResponseTo,
 } from '@node-saml/node-saml';
+import type { Clock } from '../../clock.js';
 import type { SamlProviderSettings } from '../../sso-settings.js';
 import type { Db } from '../../storage/db.js';
 import {
@@ -17,7 +18,6 @@ import {
   rememberSamlAssertion,
   takeSsoRequest,
 } from '../../storage/repositories/sso-requests.repository.js';
-import type { Clock } from './clock.js';
 import { SSO_REQUEST_TTL_MS } from './oidc.service.js';
 import type { SamlSpKeys } from './saml-sp-keys.js';
 import { hashToken } from './secret-tokens.js';

@@ -1,5 +1,6 @@
 import { CmsError } from '@cms/core';
 import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../clock.js';
 import type { AuthStrategy } from '../../http/authenticate.js';
 import type { Queryable } from '../../storage/db.js';
 import { deleteStaleThrottleRows } from '../../storage/repositories/login-throttle.repository.js';
@@ -8,7 +9,6 @@ import {
   findSessionPrincipal,
   touchSession,
 } from '../../storage/repositories/sessions.repository.js';
-import type { Clock } from './clock.js';
 import { LOGIN_THROTTLE_FORGET_MS } from './login-throttle.js';
 import { csrfTokenFor, hashToken, isWellFormedToken } from './secret-tokens.js';
 import { SESSION_COOKIE } from './session-cookies.js';

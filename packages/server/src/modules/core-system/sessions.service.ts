@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { notFound } from '@cms/core';
+import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Queryable } from '../../storage/db.js';
 import {
@@ -9,7 +10,6 @@ import {
   listSessionsOfUser,
   type SessionRow,
 } from '../../storage/repositories/sessions.repository.js';
-import type { Clock } from './clock.js';
 import { csrfTokenFor, generateToken, hashToken } from './secret-tokens.js';
 import { isUserPrincipal } from './user-principal.js';
 

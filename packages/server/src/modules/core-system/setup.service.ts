@@ -1,5 +1,6 @@
 import { CmsError, invalidInput, isCmsError } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
 import { ConfigError, type ServerConfig } from '../../config.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
@@ -9,7 +10,6 @@ import {
   insertSetupToken,
 } from '../../storage/repositories/setup-tokens.repository.js';
 import { countUsers } from '../../storage/repositories/users.repository.js';
-import type { Clock } from './clock.js';
 import { assertPasswordPolicy, hashPassword } from './password-hashing.js';
 import { generateToken, hashToken, isWellFormedToken } from './secret-tokens.js';
 import type { IssuedSession, SessionsService, SignInOrigin } from './sessions.service.js';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
 import type { OidcProviderSettings, SamlProviderSettings } from '../../sso-settings.js';
 import type { Db } from '../../storage/db.js';
 import { insertGrants } from '../../storage/repositories/grants.repository.js';
 import { findProjectBySlug } from '../../storage/repositories/projects.repository.js';
 import { findUserByEmail, insertUserIfEmailFree, type UserRow } from '../../storage/repositories/users.repository.js';
-import type { Clock } from './clock.js';
 import type { IssuedSession, SessionsService, SignInOrigin } from './sessions.service.js';
 import { normalizeEmail } from './user-records.js';
 

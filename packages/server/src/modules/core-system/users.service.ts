@@ -1,4 +1,5 @@
 import { invalidInput, notFound, type Page, type Role } from '@cms/core';
+import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db, Queryable } from '../../storage/db.js';
 import { listGrantsOfUser } from '../../storage/repositories/grants.repository.js';
@@ -12,7 +13,6 @@ import {
   updateUser,
 } from '../../storage/repositories/users.repository.js';
 import { assertCanGrantRole, assertCanManageUser } from './access-rules.js';
-import type { Clock } from './clock.js';
 import { assertPasswordPolicy, hashPassword } from './password-hashing.js';
 import type { SessionsService } from './sessions.service.js';
 import { createUserRecord, normalizeEmail, toUserView, type UserView } from './user-records.js';

@@ -1,5 +1,5 @@
-import { CONTENT_ENVIRONMENTS_SERVICE } from '../core-system/environments.service.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
+import { CONTENT_ENVIRONMENTS_SERVICE } from '../registry-services.js';
 import { createDocumentLifecycleService } from './documents/document-lifecycle.service.js';
 import { documentVersionActions } from './documents/document-versions.actions.js';
 import { createDocumentVersionsService } from './documents/document-versions.service.js';
@@ -18,7 +18,7 @@ import { createSchemaService } from './schema/schema.service.js';
 
 /** The content area (schema registry, document lifecycle, environment clone and promote, content migrations) of `domain.content`: its actions and background work. */
 export async function setupContentArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
-  const clock = () => new Date();
+  const { clock } = deps;
   const documentDeps = { db: deps.db, outbox: shared.outbox, schemas: shared.schemas, clock };
   const schema = createSchemaService({ db: deps.db, schemas: shared.schemas, bus: deps.bus, clock });
   const documents = createDocumentsService(documentDeps);

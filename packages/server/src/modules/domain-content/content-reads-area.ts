@@ -20,7 +20,11 @@ const CACHED_READS = new Set(['content.get', 'content.list']);
 export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
   const reads = createContentReadsService({ db: deps.db, schemas: shared.schemas });
   const search = createSearchService({ db: deps.db, schemas: shared.schemas });
-  const previews = createPreviewTokensService({ db: deps.db, secret: deps.config.previewTokenSecret });
+  const previews = createPreviewTokensService({
+    db: deps.db,
+    secret: deps.config.previewTokenSecret,
+    clock: deps.clock,
+  });
   const cache = createPublishedReadCache({ bus: deps.bus, maxBytes: deps.config.readCacheBytes });
   const cacheHooks = publishedReadHooks(cache, {
     maxAgeSeconds: deps.config.httpCacheMaxAgeSeconds,
@@ -32,6 +36,6 @@ export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShar
   );
   return {
     actions: [...contentReads, ...searchActions(search), ...previewTokensActions(previews)],
-    authStrategies: [createPreviewAuthStrategy({ secret: deps.config.previewTokenSecret })],
+    authStrategies: [createPreviewAuthStrategy({ secret: deps.config.previewTokenSecret, clock: deps.clock })],
   };
 }

@@ -2,8 +2,9 @@
  * A user's access: one row per grant (project, environment or every environment, role), saved
  * together with `PUT /api/v1/users/{id}/grants`, which replaces the whole list.
  */
+
+import { ROLES, type Role } from '@cms/core';
 import { useEffect, useId, useRef, useState } from 'react';
-import { ROLES } from '../../../../core/src/auth/scopes.js';
 import {
   type ApiError,
   type Environment,
@@ -151,7 +152,7 @@ export function GrantsEditor({ user, onClose }: { user: UserEntry; onClose: () =
                     <select
                       aria-label={`Role of grant ${index + 1}`}
                       value={row.role}
-                      onChange={(e) => change(row.key, { role: e.target.value })}
+                      onChange={(e) => change(row.key, { role: e.target.value as Role })}
                     >
                       {ROLES.map((role) => (
                         <option key={role} value={role}>

@@ -4,8 +4,9 @@
  * in the answer that created the invite), so the links of invites created in this tab are kept in
  * memory, never stored, and offered beside them while moving between Studio pages.
  */
+
+import { ROLES, type Role } from '@cms/core';
 import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import { ROLES } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, type InviteEntry, type PendingInviteEntry, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
@@ -31,7 +32,7 @@ export function InvitesSection() {
   const { bootstrap } = useStudio();
   const invites = useSyncExternalStore(subscribe, () => sent);
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState('editor');
+  const [role, setRole] = useState<Role>('editor');
   const [project, setProject] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<ApiError | null>(null);
@@ -128,7 +129,7 @@ export function InvitesSection() {
             id="invite-role"
             aria-describedby="invite-role-hint"
             value={role}
-            onChange={(e) => setRole(e.target.value)}
+            onChange={(e) => setRole(e.target.value as Role)}
           >
             {ROLES.map((r) => (
               <option key={r} value={r}>

@@ -3,8 +3,9 @@
  * user's access per project and environment (grants), invitations, and the signed-in person's own
  * sessions with "Sign out everywhere".
  */
+
+import { ROLES, type Role } from '@cms/core';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { ROLES } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, people, type UserEntry } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
@@ -46,7 +47,7 @@ function UsersSection() {
   const [error, setError] = useState<ApiError | null>(null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  const [roles, setRoles] = useState<Record<string, string>>({});
+  const [roles, setRoles] = useState<Record<string, Role>>({});
   const [editing, setEditing] = useState<UserEntry | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
@@ -64,7 +65,7 @@ function UsersSection() {
     void load(offset);
   }, [load, offset]);
 
-  const act = async (user: UserEntry, change: { role?: string; disabled?: boolean }, done: string) => {
+  const act = async (user: UserEntry, change: { role?: Role; disabled?: boolean }, done: string) => {
     setBusy(user.id);
     setError(null);
     setMessage(null);
@@ -145,7 +146,7 @@ function UsersSection() {
                           <select
                             aria-label={`Role of ${user.email}`}
                             value={chosen}
-                            onChange={(e) => setRoles((all) => ({ ...all, [user.id]: e.target.value }))}
+                            onChange={(e) => setRoles((all) => ({ ...all, [user.id]: e.target.value as Role }))}
                           >
                             {ROLES.map((role) => (
                               <option key={role} value={role}>
@@ -223,7 +224,7 @@ function UsersSection() {
 
 function CreateUserForm({ onCreated }: { onCreated: (user: UserEntry) => unknown }) {
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState('viewer');
+  const [role, setRole] = useState<Role>('viewer');
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<ApiError | null>(null);
@@ -277,7 +278,7 @@ function CreateUserForm({ onCreated }: { onCreated: (user: UserEntry) => unknown
             id="new-user-role"
             aria-describedby="new-user-role-hint"
             value={role}
-            onChange={(e) => setRole(e.target.value)}
+            onChange={(e) => setRole(e.target.value as Role)}
           >
             {ROLES.map((r) => (
               <option key={r} value={r}>

@@ -36,7 +36,9 @@ export function WebhookForm({
 }) {
   const id = useId();
   const [url, setUrl] = useState(webhook?.url ?? '');
-  const [events, setEvents] = useState<WebhookEventType[]>(webhook?.events ?? ['content.published']);
+  const [events, setEvents] = useState<WebhookEventType[]>(
+    (webhook?.events as WebhookEventType[] | undefined) ?? ['content.published'],
+  );
   const [active, setActive] = useState(webhook?.active ?? true);
   const [replaceSecret, setReplaceSecret] = useState(false);
   const errors = fieldErrors(error);

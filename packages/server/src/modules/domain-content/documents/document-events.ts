@@ -1,9 +1,10 @@
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
 import type { EventType } from '../../../storage/repositories/outbox.repository.js';
 import type { Outbox } from '../outbox.js';
-import { actorOf, requireTarget } from './document-context.js';
+import { actorOf } from './document-context.js';
 
 /** The `document` object of a delivery envelope (interface.md "Delivery envelope"). */
 export function eventDocument(row: DocumentRow) {

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
 import {
   markDeleted,
@@ -7,7 +8,6 @@ import {
   markUnpublished,
 } from '../../../storage/repositories/documents.repository.js';
 import { findVersion, insertVersion } from '../../../storage/repositories/versions.repository.js';
-import { requireTarget } from './document-context.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getDocumentForChange, getLiveDocumentForChange } from './document-lookup.js';
 import type { DocumentsDeps } from './documents.service.js';

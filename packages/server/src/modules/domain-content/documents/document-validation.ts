@@ -7,7 +7,12 @@ import { CmsError, collectReferences, invalidInput, SCHEMA_SYNC_HINT, type Schem
 import type { Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import { findReferenceTargets } from '../../../storage/repositories/documents.repository.js';
-import { type EffectiveSchema, EMPTY_SCHEMA_HASH, type SchemaReader } from '../schema/schema-reader.js';
+import {
+  type EffectiveSchema,
+  EMPTY_SCHEMA_HASH,
+  type SchemaReader,
+  type TypeInSchema,
+} from '../schema/schema-reader.js';
 
 /** Header carrying the client's schema hash on create and update. */
 export const SCHEMA_HASH_HEADER = 'x-cms-schema-hash';
@@ -21,27 +26,6 @@ export function assertSchemaHash(schema: EffectiveSchema | null, sent: string | 
       ? `Missing X-CMS-Schema-Hash header: send the hash of the schema in force (details.schemaHash); to sync yours first, ${SCHEMA_SYNC_HINT}.`
       : `X-CMS-Schema-Hash differs from the server's schema (details.schemaHash): ${SCHEMA_SYNC_HINT}, then retry with the new hash.`;
   throw new CmsError('SCHEMA_HASH_MISMATCH', message, { schemaHash });
-}
-
-/** A type with the schema it belongs to: what draft validation needs. */
-export interface TypeInSchema {
-  schema: EffectiveSchema;
-  type: SchemaType;
-}
-
-/** The type by name in the schema in force, or SCHEMA_NOT_FOUND. */
-export function requireType(schema: EffectiveSchema | null, name: string): TypeInSchema {
-  const type = schema?.types.get(name);
-  if (!schema || !type) {
-    throw new CmsError(
-      'SCHEMA_NOT_FOUND',
-      `No content type "${name}" in the schema registry: check the name, or ${SCHEMA_SYNC_HINT}.`,
-      {
-        type: name,
-      },
-    );
-  }
-  return { schema, type };
 }
 
 /** Why each reference of a (validated) frontmatter is unacceptable, keyed by its JSON path. */

@@ -1,5 +1,6 @@
 import { notFound, type Page } from '@cms/core';
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
 import { findDocument, replaceDraft } from '../../../storage/repositories/documents.repository.js';
 import {
@@ -8,7 +9,6 @@ import {
   type SortOrder,
   type VersionRow,
 } from '../../../storage/repositories/versions.repository.js';
-import { requireTarget } from './document-context.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getDocumentForChange } from './document-lookup.js';
 import type { DocumentsDeps } from './documents.service.js';

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
+import type { Clock } from '../../../clock.js';
 import type { RequestContext, Target } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
 import {
   findTranslationGroupType,
@@ -9,17 +11,10 @@ import {
   updateDraftIfRevision,
 } from '../../../storage/repositories/documents.repository.js';
 import type { Outbox } from '../outbox.js';
-import type { SchemaReader } from '../schema/schema-reader.js';
-import { requireTarget } from './document-context.js';
+import { requireSchemaType, type SchemaReader } from '../schema/schema-reader.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getLiveDocumentForChange } from './document-lookup.js';
-import {
-  assertReferences,
-  assertSchemaHash,
-  checkFrontmatter,
-  requireType,
-  validateDraft,
-} from './document-validation.js';
+import { assertReferences, assertSchemaHash, checkFrontmatter, validateDraft } from './document-validation.js';
 import { type DocumentView, toDocumentView } from './document-view.js';
 import { COPY_SUFFIX, firstFreeCopyPath, pathProblem, resolveLocale } from './path-rules.js';
 
@@ -28,7 +23,7 @@ export interface DocumentsDeps {
   db: Db;
   outbox: Outbox;
   schemas: SchemaReader;
-  clock: () => Date;
+  clock: Clock;
 }
 
 /** `POST /content` body plus the `X-CMS-Schema-Hash` header. */
@@ -82,7 +77,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
       return withTransaction(deps.db, async (tx) => {
         const schema = await deps.schemas.load(tx, target);
         assertSchemaHash(schema, input.schemaHash);
-        const typed = requireType(schema, input.type);
+        const typed = requireSchemaType(schema, input.type);
         const { type } = typed;
         const sentLocale = input.locale ?? (type.localized ? input.localeHeader : undefined);
         const locale = resolveLocale(type.localized, type.name, sentLocale);
@@ -129,7 +124,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
         const frontmatter = await validateDraft(
           deps,
           tx,
-          { ...requireType(schema, current.type), target },
+          { ...requireSchemaType(schema, current.type), target },
           input.frontmatter,
         );
         const row = await updateDraftIfRevision(tx, target, {

@@ -5,7 +5,7 @@ import {
   copyEnvironmentContent,
 } from '../../../storage/repositories/environment-copy.repository.js';
 import { insertSchemaCopy } from '../../../storage/repositories/schema.repository.js';
-import type { ContentEnvironments } from '../../core-system/environments.service.js';
+import type { ContentEnvironments } from '../../registry-services.js';
 import { loadMergedSchema } from '../schema/schema-layers.js';
 
 /**

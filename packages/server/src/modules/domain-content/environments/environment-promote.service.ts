@@ -1,4 +1,5 @@
 import { CmsError, invalidInput } from '@cms/core';
+import type { Clock } from '../../../clock.js';
 import { type ProjectTarget, type RequestContext, requireProject, type Target } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
@@ -72,7 +73,7 @@ function selectDocuments(sourceDocuments: readonly DocumentRow[], documentIds: s
  * plan by (path, locale), then, unless a dry run or any conflict, write every create and update
  * as a new published version in the target and record its events, in one transaction.
  */
-export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; clock: () => Date }) {
+export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; clock: Clock }) {
   /** An environment of the project as an event target; FORBIDDEN when the caller may not see it. */
   async function resolve(ctx: RequestContext, project: ProjectTarget, name: string, field: string): Promise<Target> {
     if (!ctx.principal.canAccess(project.projectSlug, name)) {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, collectReferences, invalidInput, MIGRATION_SAMPLE_SIZE, type SchemaType } from '@cms/core';
+import type { Clock } from '../../../clock.js';
 import type { RequestContext, Target } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
 import {
   type ContentMigrationRow,
@@ -12,11 +14,10 @@ import {
 } from '../../../storage/repositories/content-migrations.repository.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
 import { findReferenceTargets, updateDraftIfRevision } from '../../../storage/repositories/documents.repository.js';
-import { requireTarget } from '../documents/document-context.js';
 import { recordDocumentEvent } from '../documents/document-events.js';
-import { checkFrontmatter, requireType, type TypeInSchema } from '../documents/document-validation.js';
+import { checkFrontmatter } from '../documents/document-validation.js';
 import type { Outbox } from '../outbox.js';
-import type { SchemaReader } from '../schema/schema-reader.js';
+import { requireSchemaType, type SchemaReader, type TypeInSchema } from '../schema/schema-reader.js';
 import { applyOperations, isSameOrInside, type MigrationOperation } from './frontmatter-operations.js';
 
 /** Documents read, changed and written per round trip: memory stays bounded however large the type. */
@@ -148,12 +149,7 @@ async function referenceProblems(
  * document of a type, checked against the schema in force, applied in one transaction with the
  * events a draft update records, once per (environment, name). Published versions are never touched.
  */
-export function createContentMigrationsService(deps: {
-  db: Db;
-  outbox: Outbox;
-  schemas: SchemaReader;
-  clock: () => Date;
-}) {
+export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; schemas: SchemaReader; clock: Clock }) {
   /** Computes one batch: the changes that pass their schema, and the documents that would not. */
   async function planBatch(
     tx: Queryable,
@@ -210,7 +206,7 @@ export function createContentMigrationsService(deps: {
       // Runs again from the start when PostgreSQL aborts it on a deadlock: only the database is touched.
       return withTransaction(deps.db, async (tx) => {
         const at = deps.clock();
-        const typed = requireType(await deps.schemas.load(tx, target), input.type);
+        const typed = requireSchemaType(await deps.schemas.load(tx, target), input.type);
         // Applying claims the name first: a concurrent application of it waits here, then finds it taken.
         const record = apply
           ? await insertContentMigrationIfNew(tx, target, {

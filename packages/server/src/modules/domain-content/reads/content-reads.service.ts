@@ -1,5 +1,6 @@
-import { CmsError, invalidQueryParam, notFound, type Page, SCHEMA_SYNC_HINT, type SchemaType } from '@cms/core';
+import { invalidQueryParam, notFound, type Page, type SchemaType } from '@cms/core';
 import type { RequestContext, Target } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import {
   countDocumentsByType,
@@ -11,9 +12,8 @@ import {
   type TypeCounts,
   type VariantRow,
 } from '../../../storage/repositories/document-queries.repository.js';
-import { requireTarget } from '../documents/document-context.js';
 import { type DocumentView, toContentView } from '../documents/document-view.js';
-import type { EffectiveSchema, SchemaReader } from '../schema/schema-reader.js';
+import { requireSchemaType, type SchemaReader } from '../schema/schema-reader.js';
 import { previewClaimsOf } from './preview-tokens.js';
 import { assertCanReadDraft, assertPreviewMayRead, assertPreviewRequest, requestedLocale } from './read-rules.js';
 import {
@@ -63,19 +63,6 @@ export interface ContentReadsService {
 /** Dates sort newest first by default, paths alphabetically (interface.md "Pagination and sorting"). */
 function defaultOrder(sort: DocumentSort): 'asc' | 'desc' {
   return sort === 'path' ? 'asc' : 'desc';
-}
-
-/** The type of the effective schema named `name`, else `SCHEMA_NOT_FOUND`. */
-export function schemaTypeOrThrow(schema: EffectiveSchema | null, name: string): SchemaType {
-  const type = schema?.types.get(name);
-  if (!type) {
-    throw new CmsError(
-      'SCHEMA_NOT_FOUND',
-      `No content type "${name}" in the schema of this environment: check the name, or ${SCHEMA_SYNC_HINT}.`,
-      { type: name },
-    );
-  }
-  return type;
 }
 
 /** Creates the reads service. Reads run outside transactions: each is one statement, one snapshot. */
@@ -130,7 +117,7 @@ export function createContentReadsService(deps: { db: Queryable; schemas: Schema
     async list(ctx, input) {
       const target = requireTarget(ctx);
       if (input.draft) assertCanReadDraft(ctx, target);
-      const type = schemaTypeOrThrow(await schemas.find(target), input.type);
+      const type = requireSchemaType(await schemas.find(target), input.type).type;
       if (input.slug !== undefined && !Object.hasOwn(type.fields, 'slug')) {
         throw invalidQueryParam({ slug: `type "${type.name}" has no slug field, so it cannot be filtered by slug` });
       }
@@ -161,7 +148,7 @@ export function createContentReadsService(deps: { db: Queryable; schemas: Schema
       const target = requireTarget(ctx);
       const schema = await schemas.find(target);
       const requested = input.types === undefined ? undefined : [...new Set(input.types)];
-      for (const name of requested ?? []) schemaTypeOrThrow(schema, name);
+      for (const name of requested ?? []) requireSchemaType(schema, name);
       const names = requested ?? [...(schema?.types.keys() ?? [])];
       if (names.length === 0) return { counts: [] };
       const counted = new Map((await countDocumentsByType(db, target, { types: names })).map((c) => [c.type, c]));

@@ -1,5 +1,6 @@
 import { CmsError } from '@cms/core';
 import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../../clock.js';
 import type { AuthStrategy } from '../../../http/authenticate.js';
 import { previewPrincipal, verifyPreviewToken } from './preview-tokens.js';
 
@@ -14,13 +15,13 @@ const PREVIEW_SCHEME = /^Preview\s+(\S+)\s*$/i;
  * can neither list content nor mint further tokens. Which document and revision it reads is
  * checked by the reads service.
  */
-export function createPreviewAuthStrategy(deps: { secret: string | null }): AuthStrategy {
+export function createPreviewAuthStrategy(deps: { secret: string | null; clock: Clock }): AuthStrategy {
   return async (request: FastifyRequest) => {
     const match = PREVIEW_SCHEME.exec(request.headers.authorization ?? '');
     const action = request.routeOptions.config.action;
     if (!match || !action) return null;
     if (!deps.secret) throw new CmsError('PREVIEW_TOKEN_UNAVAILABLE');
-    const claims = await verifyPreviewToken(deps.secret, match[1] as string);
+    const claims = await verifyPreviewToken(deps.secret, match[1] as string, deps.clock());
     if (!claims) {
       throw new CmsError('UNAUTHORIZED', 'The preview token is invalid or has expired: request a new preview token.');
     }

@@ -1,8 +1,9 @@
 import { CmsError, invalidInput, notFound } from '@cms/core';
+import type { Clock } from '../../../clock.js';
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import { findReadableDocument } from '../../../storage/repositories/document-queries.repository.js';
-import { requireTarget } from '../documents/document-context.js';
 import { signPreviewToken } from './preview-tokens.js';
 
 /** Issues preview tokens for drafts. */
@@ -33,9 +34,9 @@ function assertPreviewUrl(previewUrl: string): void {
 export function createPreviewTokensService(deps: {
   db: Queryable;
   secret: string | null;
-  clock?: () => Date;
+  clock: Clock;
 }): PreviewTokensService {
-  const clock = deps.clock ?? (() => new Date());
+  const { clock } = deps;
   return {
     async issue(ctx, input) {
       if (!deps.secret) throw new CmsError('PREVIEW_TOKEN_UNAVAILABLE');

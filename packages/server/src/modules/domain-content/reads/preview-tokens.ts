@@ -59,10 +59,14 @@ export async function signPreviewToken(
   return { token, expiresAt: new Date(expiresAt * 1000) };
 }
 
-/** The claims of a valid, unexpired token signed with `secret`, or null for anything else. */
-export async function verifyPreviewToken(secret: string, token: string): Promise<PreviewClaims | null> {
+/** The claims of a valid token signed with `secret`, unexpired at `now`, or null for anything else. */
+export async function verifyPreviewToken(secret: string, token: string, now: Date): Promise<PreviewClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: [ALGORITHM], audience: PREVIEW_AUDIENCE });
+    const { payload } = await jwtVerify(token, keyOf(secret), {
+      algorithms: [ALGORITHM],
+      audience: PREVIEW_AUDIENCE,
+      currentDate: now,
+    });
     const { documentId, project, environment, locale, path, draftRevision, previewUrl } = payload;
     if (
       typeof documentId !== 'string' ||

@@ -1,11 +1,11 @@
 import type { Page } from '@cms/core';
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import { type SearchHitRow, searchDocuments } from '../../../storage/repositories/document-search.repository.js';
-import { requireTarget } from '../documents/document-context.js';
 import { DEFAULT_LOCALE } from '../documents/path-rules.js';
 import type { SchemaReader } from '../schema/schema-reader.js';
-import { schemaTypeOrThrow } from './content-reads.service.js';
+import { requireSchemaType } from '../schema/schema-reader.js';
 import { assertCanReadDraft, requestedLocale } from './read-rules.js';
 
 /** `GET /search` as the service takes it (validated and defaulted by the query schema). */
@@ -47,7 +47,9 @@ export function createSearchService(deps: { db: Queryable; schemas: SchemaReader
       const schema = await schemas.find(target);
       // Like the overview, only types of the effective schema are searched (docs/api.md "Search").
       const types =
-        input.type === undefined ? [...(schema?.types.keys() ?? [])] : [schemaTypeOrThrow(schema, input.type).name];
+        input.type === undefined
+          ? [...(schema?.types.keys() ?? [])]
+          : [requireSchemaType(schema, input.type).type.name];
       const locale = requestedLocale(input);
       if (types.length === 0) return { items: [], total: 0, limit: input.limit, offset: input.offset };
       // Non-localized documents have no variants and ignore the locale, as on GET /content (docs/api.md).

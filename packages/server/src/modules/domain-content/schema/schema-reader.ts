@@ -1,8 +1,10 @@
 import {
+  CmsError,
   computeSchemaHash,
   createValidatorCache,
   type FrontmatterValidator,
   type ResolvedSchema,
+  SCHEMA_SYNC_HINT,
   type SchemaType,
 } from '@cms/core';
 import type { Target } from '../../../http/request-context.js';
@@ -27,6 +29,28 @@ export interface EffectiveSchema {
   /** When and by whom the latest of its layers was synced. */
   syncedAt: Date;
   syncedBy: string;
+}
+
+/** A type with the schema in force it belongs to: what validation and reads need. */
+export interface TypeInSchema {
+  schema: EffectiveSchema;
+  type: SchemaType;
+}
+
+/**
+ * The type named `name` in the schema in force, else `SCHEMA_NOT_FOUND`: the one lookup every
+ * service (schema, documents, reads, search, migrations) uses, so the answer is the same everywhere.
+ */
+export function requireSchemaType(schema: EffectiveSchema | null, name: string): TypeInSchema {
+  const type = schema?.types.get(name);
+  if (!schema || !type) {
+    throw new CmsError(
+      'SCHEMA_NOT_FOUND',
+      `No content type "${name}" in the schema of this environment: check the name, or ${SCHEMA_SYNC_HINT}.`,
+      { type: name },
+    );
+  }
+  return { schema, type };
 }
 
 /** Reads the schema in force per environment, cached until a sync publishes `schema`. */

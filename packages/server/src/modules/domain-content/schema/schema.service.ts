@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
   applySchemaLayer,
-  CmsError,
   computeSchemaHash,
   invalidInput,
   type ResolvedSchema,
-  SCHEMA_SYNC_HINT,
   type SchemaType,
   validateResolvedSchema,
 } from '@cms/core';
+import type { Clock } from '../../../clock.js';
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
 import {
   findOwnSchema,
@@ -17,9 +17,8 @@ import {
   saveSchemaIfChanged,
 } from '../../../storage/repositories/schema.repository.js';
 import type { InvalidationBus } from '../../../tenancy/invalidation.js';
-import { requireTarget } from '../documents/document-context.js';
 import { mergeLayers } from './schema-layers.js';
-import { EMPTY_SCHEMA, EMPTY_SCHEMA_HASH, type SchemaReader } from './schema-reader.js';
+import { EMPTY_SCHEMA, EMPTY_SCHEMA_HASH, requireSchemaType, type SchemaReader } from './schema-reader.js';
 
 /** `GET /schema`: every type in force and the hash guarding content writes. */
 export interface SchemaView {
@@ -87,7 +86,7 @@ function applyLayer(base: ResolvedSchema | null, layer: ValidLayer): { schema: R
 }
 
 /** The schema registry: reads of the schema in force and idempotent, non-destructive syncs. */
-export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: InvalidationBus; clock: () => Date }) {
+export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: InvalidationBus; clock: Clock }) {
   return {
     async list(ctx: RequestContext): Promise<SchemaView> {
       const schema = await deps.schemas.find(requireTarget(ctx));
@@ -96,17 +95,7 @@ export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: 
     },
 
     async get(ctx: RequestContext, name: string): Promise<SchemaType & { schemaHash: string }> {
-      const schema = await deps.schemas.find(requireTarget(ctx));
-      const type = schema?.types.get(name);
-      if (!schema || !type) {
-        throw new CmsError(
-          'SCHEMA_NOT_FOUND',
-          `No content type "${name}" in the schema registry: check the name, or ${SCHEMA_SYNC_HINT}.`,
-          {
-            type: name,
-          },
-        );
-      }
+      const { schema, type } = requireSchemaType(await deps.schemas.find(requireTarget(ctx)), name);
       return { ...type, schemaHash: schema.schemaHash };
     },
 

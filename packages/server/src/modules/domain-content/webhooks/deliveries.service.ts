@@ -1,5 +1,6 @@
 import { CmsError, notFound, type Page } from '@cms/core';
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import {
   type DeliveryAttemptRow,
@@ -13,7 +14,7 @@ import {
 } from '../../../storage/repositories/webhook-deliveries.repository.js';
 import { findWebhook, type WebhookScope } from '../../../storage/repositories/webhooks.repository.js';
 import { OUTBOX_CHANNEL } from '../outbox.js';
-import { requireTarget, scopeOf } from './webhooks.service.js';
+import { scopeOf } from './webhooks.service.js';
 
 /** One entry of the delivery log (decisions.md §6). */
 export interface DeliveryView {

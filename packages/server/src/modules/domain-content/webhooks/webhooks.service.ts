@@ -113,9 +113,6 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 /** The webhooks service's type, for action factories. */
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
-/** The target of an `environment` action; the routing guard has resolved it before any handler. */
-export { requireTarget };
-
 /** The repository scope of a target. */
 export function scopeOf(target: Target): WebhookScope {
   return { projectId: target.projectId, environmentId: target.environmentId };
