@@ -4,7 +4,14 @@
  * unreachable") and adds what sync needs (every page of a type, the schema hash per write).
  * `action run` alone goes through the small HttpClient: it calls routes the SDK does not name.
  */
-import type { BatchOperation, ContentBatchResult, Document, MigrationBody, ResolvedSchema, SchemaType } from '@cms/core';
+import type {
+  BatchOperation,
+  ContentBatchResult,
+  Document,
+  MigrationBody,
+  ResolvedSchema,
+  SchemaType,
+} from '@cms/core';
 import { CmsError, CmsNetworkError, CmsTimeoutError, createClient } from '@cms/sdk';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { ApiError } from './api-error.js';

@@ -1,5 +1,6 @@
 import { invitesListRoute, invitesWithdrawRoute, notFound } from '@cms/core';
 import { defineAction } from '../../actions/define-action.js';
+import type { Clock } from '../../clock.js';
 import type { Principal } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import {
@@ -9,7 +10,6 @@ import {
   type PendingInviteRow,
 } from '../../storage/repositories/pending-invites.repository.js';
 import { canGrantRole } from './access-rules.js';
-import type { Clock } from '../../clock.js';
 
 /** A caller sees and withdraws only the invites it could have sent (docs/access-control.md "No escalation"). */
 const withinReach = (principal: Principal, row: PendingInviteRow) =>

@@ -1,8 +1,8 @@
 import { type BatchOperation, type BatchResult, CmsError, type ContentBatchResult } from '@cms/core';
 import type { RequestContext } from '../../../http/request-context.js';
+import { requireTarget } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
 import type { SchemaReader } from '../schema/schema-reader.js';
-import { requireTarget } from '../../../http/request-context.js';
 import { assertSchemaHash } from './document-validation.js';
 import { createDocumentsService, type DocumentsDeps } from './documents.service.js';
 
