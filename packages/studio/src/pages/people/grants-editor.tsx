@@ -3,8 +3,8 @@
  * together with `PUT /api/v1/users/{id}/grants`, which replaces the whole list.
  */
 
-import { ROLES, type Role } from '@cms/core';
 import { useEffect, useId, useRef, useState } from 'react';
+import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
 import {
   type ApiError,
   type Environment,

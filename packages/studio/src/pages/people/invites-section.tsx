@@ -5,8 +5,8 @@
  * memory, never stored, and offered beside them while moving between Studio pages.
  */
 
-import { ROLES, type Role } from '@cms/core';
 import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, type InviteEntry, type PendingInviteEntry, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';

@@ -4,8 +4,8 @@
  * sessions with "Sign out everywhere".
  */
 
-import { ROLES, type Role } from '@cms/core';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, people, type UserEntry } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
