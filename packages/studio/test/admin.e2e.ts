@@ -30,6 +30,12 @@ describe('the administration pages in Chromium', () => {
       headers: { ...(method === 'GET' ? {} : hashHeader()), ...options.headers },
     });
   const expectAccessible = async (p: Page) => expect(await seriousViolations(p)).toEqual([]);
+  /** The settings panels are module contributions, listed on the Settings page of the side navigation. */
+  const openSettings = async (panel: string) => {
+    await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByRole('main').getByRole('link', { name: panel, exact: true }).click();
+  };
 
   /** Nothing wider than a 768 px window: the page reflows instead of scrolling sideways. */
   const expectFitsNarrow = async (p: Page, name: string) => {
@@ -85,7 +91,7 @@ describe('the administration pages in Chromium', () => {
     let key = '';
 
     it('refuses an incomplete key in the browser and a past expiry from the server, with messages', async () => {
-      await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'API keys' }).click();
+      await openSettings('API keys');
       await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
       await page.getByRole('button', { name: 'Clear' }).click();
       await page.getByRole('button', { name: 'Create key' }).click();
@@ -208,7 +214,7 @@ describe('the administration pages in Chromium', () => {
 
     it('invites someone, who accepts in another browser and appears in the list', async () => {
       await page.goto(studio('/'));
-      await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'People' }).click();
+      await openSettings('People');
       await page.getByRole('heading', { name: 'People', level: 1 }).waitFor();
       await page
         .getByRole('row', { name: new RegExp(ADMIN_EMAIL) })
@@ -429,10 +435,7 @@ describe('the administration pages in Chromium', () => {
     it('lists environments with what they extend, and explains why the default one stays', async () => {
       await post('production', 'launch', 'Launch');
       await post('production', 'pricing', 'Pricing');
-      await page
-        .getByRole('navigation', { name: 'Administration' })
-        .getByRole('link', { name: 'Environments' })
-        .click();
+      await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Environments' }).click();
       await page.getByRole('heading', { name: 'Environments', level: 1 }).waitFor();
       const staging = page.getByRole('row', { name: /^staging/ });
       await staging.getByRole('cell', { name: 'production' }).waitFor();
