@@ -142,7 +142,7 @@ describe('media library and webhooks in Chromium', () => {
   it('uploads several files by picker and by drop, with the image limit said first and over-limit files refused', async () => {
     const settings = await server.request('PUT', '/api/v1/settings', { body: { mediaImageMaxBytes: IMAGE_LIMIT } });
     expect(settings.status, settings.text).toBe(200);
-    await page.getByRole('link', { name: 'Media library' }).click();
+    await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Media library' }).click();
     await page.getByRole('heading', { name: 'Media library' }).waitFor();
     await page.getByText('Images may be at most 2 KB each in this project').waitFor();
     await page.getByText('No files here yet').waitFor();
@@ -297,7 +297,9 @@ describe('media library and webhooks in Chromium', () => {
 
   it('creates a webhook (http refused with its code), shows the secret once, and logs a delivery after a publish', async () => {
     await page.goto(studio('/'));
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    // Webhooks is a settings panel the content module contributes, listed on the Settings page.
+    await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     await page.getByText('No webhook in this environment yet.').waitFor();
     await page.getByRole('button', { name: 'New webhook' }).click();

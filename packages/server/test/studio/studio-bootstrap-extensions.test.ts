@@ -27,7 +27,7 @@ describe('Studio contributions in GET /api/v1/studio/bootstrap', () => {
       module: 'domain.content',
       id: 'content.mediaRoute',
       path: '/media',
-      title: 'Media',
+      title: 'Media library',
       component: 'media.library',
       permissions: ['media:read'],
     });

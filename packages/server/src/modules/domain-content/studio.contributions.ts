@@ -12,7 +12,7 @@ export const domainContentStudio: StudioContributions = {
     {
       id: 'content.mediaRoute',
       path: '/media',
-      title: 'Media',
+      title: 'Media library',
       component: 'media.library',
       permissions: ['media:read'],
     },
@@ -26,7 +26,7 @@ export const domainContentStudio: StudioContributions = {
     },
   ],
   navItems: [
-    { id: 'content.mediaNav', label: 'Media', to: '/media', permissions: ['media:read'], order: 10 },
+    { id: 'content.mediaNav', label: 'Media library', to: '/media', permissions: ['media:read'], order: 10 },
     { id: 'content.schemaNav', label: 'Schema', to: '/schema', permissions: ['schema:read'], order: 20 },
     { id: 'content.environmentsNav', label: 'Environments', to: '/environments', order: 30 },
   ],
