@@ -1,6 +1,7 @@
 import type { Queryable } from '../storage/db.js';
 import { type EnvironmentRow, findEnvironment } from '../storage/repositories/environments.repository.js';
 import { findProjectBySlug, type ProjectRow } from '../storage/repositories/projects.repository.js';
+import { createInvalidatedCache } from './invalidated-cache.js';
 import type { InvalidationBus } from './invalidation.js';
 
 /** Resolves routing headers to rows; caches hits (never misses) until told to forget. */
@@ -21,40 +22,17 @@ const MAX_ENTRIES = 10_000;
  * bypassed while the bus is not live (invalidations could be missed).
  */
 export function createTargetResolver(db: Queryable, bus: InvalidationBus): TargetResolver {
-  const projects = new Map<string, ProjectRow>();
-  const environments = new Map<string, EnvironmentRow>();
-  // Bumped on every forget: a lookup that started before it must not refill the cache after it.
-  let generation = 0;
-  const forget = () => {
-    generation += 1;
-    projects.clear();
-    environments.clear();
-  };
-  bus.subscribe('targets', forget);
-  const cached = <T>(map: Map<string, T>, key: string): T | undefined => (bus.isLive() ? map.get(key) : undefined);
-  const remember = <T>(map: Map<string, T>, key: string, value: T, startedAt: number) => {
-    if (startedAt !== generation) return;
-    if (map.size >= MAX_ENTRIES) map.clear();
-    map.set(key, value);
-  };
+  // Hits only: requests naming projects or environments that do not exist cannot push real rows out.
+  const options = { bus, topic: 'targets', maxEntries: MAX_ENTRIES, keeps: (row: unknown) => row !== null } as const;
+  const projects = createInvalidatedCache<ProjectRow | null>(options);
+  const environments = createInvalidatedCache<EnvironmentRow | null>(options);
   return {
-    forget,
-    async findProject(slug) {
-      const hit = cached(projects, slug);
-      if (hit) return hit;
-      const startedAt = generation;
-      const row = await findProjectBySlug(db, slug);
-      if (row) remember(projects, slug, row, startedAt);
-      return row;
+    forget() {
+      projects.forget();
+      environments.forget();
     },
-    async findEnvironment(project, name) {
-      const key = `${project.id}\u0000${name}`;
-      const hit = cached(environments, key);
-      if (hit) return hit;
-      const startedAt = generation;
-      const row = await findEnvironment(db, project.id, name);
-      if (row) remember(environments, key, row, startedAt);
-      return row;
-    },
+    findProject: (slug) => projects.fetch(slug, () => findProjectBySlug(db, slug)),
+    findEnvironment: (project, name) =>
+      environments.fetch(`${project.id}\u0000${name}`, () => findEnvironment(db, project.id, name)),
   };
 }

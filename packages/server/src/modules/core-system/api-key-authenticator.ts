@@ -1,24 +1,25 @@
 import { CmsError } from '@cms/core';
 import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../clock.js';
 import type { AuthStrategy } from '../../http/authenticate.js';
 import type { Principal } from '../../http/request-context.js';
 import type { Queryable } from '../../storage/db.js';
 import { type ApiKeyRow, findApiKeyByHash, touchApiKeys } from '../../storage/repositories/api-keys.repository.js';
 import { listGrantsOfUser } from '../../storage/repositories/grants.repository.js';
 import { findUserById } from '../../storage/repositories/users.repository.js';
+import { createInvalidatedCache } from '../../tenancy/invalidated-cache.js';
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
 import { apiKeyPrincipal } from './api-key-principal.js';
 import { hashApiKey, hashesEqual, parseApiKey } from './api-key-secret.js';
 import { cliKeyPrincipal } from './cli-key-principal.js';
 
-const CACHE_TTL_MS = 60_000;
+const CACHE_LIFETIME_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
 const TOUCH_INTERVAL_MS = 30_000;
 
 interface CachedKey {
   row: ApiKeyRow;
   principal: Principal;
-  cachedAt: number;
 }
 
 /** The API key strategy plus its background duties (lastUsedAt flush, cache invalidation). */
@@ -36,36 +37,28 @@ export interface ApiKeyAuthenticator {
 }
 
 /**
- * Authenticates `Authorization: Bearer cms_key_...`. Found keys are cached briefly so a read costs
+ * Authenticates `Authorization: Bearer cms_key_...`. Found keys are cached up to 60 s so a read costs
  * one query, not two; revocation publishes an invalidation so every process drops the key at once.
  */
-export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus): ApiKeyAuthenticator {
-  const cache = new Map<string, CachedKey>();
+export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus, clock: Clock): ApiKeyAuthenticator {
+  // Found keys only: an unknown key costs a query each time, but cannot fill the cache.
+  const cache = createInvalidatedCache<CachedKey | null>({
+    bus,
+    topic: 'api-keys',
+    maxEntries: CACHE_MAX_ENTRIES,
+    lifetime: { ms: CACHE_LIFETIME_MS, clock },
+    keeps: (entry) => entry !== null,
+  });
   const used = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
-  // Bumped on every forget: a lookup that started before it must not refill the cache after it.
-  let generation = 0;
-  const forget = () => {
-    generation += 1;
-    cache.clear();
-  };
-  bus.subscribe('api-keys', forget);
 
-  const load = async (apiKey: string): Promise<CachedKey | null> => {
-    const cacheKey = apiKey;
-    // Not while the bus is down: a revocation made meanwhile would go unheard.
-    const cached = bus.isLive() ? cache.get(cacheKey) : undefined;
-    if (cached && Date.now() - cached.cachedAt < CACHE_TTL_MS) return cached;
-    const startedAt = generation;
-    const hash = hashApiKey(apiKey);
-    const row = await findApiKeyByHash(db, hash);
-    if (!row || !hashesEqual(row.secretHash, hash)) return null;
-    const entry = { row, principal: apiKeyPrincipal(row), cachedAt: Date.now() };
-    if (startedAt !== generation) return entry;
-    if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
-    cache.set(cacheKey, entry);
-    return entry;
-  };
+  const load = (apiKey: string): Promise<CachedKey | null> =>
+    cache.fetch(apiKey, async () => {
+      const hash = hashApiKey(apiKey);
+      const row = await findApiKeyByHash(db, hash);
+      if (!row || !hashesEqual(row.secretHash, hash)) return null;
+      return { row, principal: apiKeyPrincipal(row) };
+    });
 
   // A CLI key acts for the user who approved it: their role and grants are read at every use, never
   // cached, so a demotion or a disabled account takes effect at once (decisions.md §5).
@@ -92,7 +85,7 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus): 
     const entry = await load(parsed.apiKey);
     if (!entry || entry.row.kind !== parsed.kind) throw new CmsError('UNAUTHORIZED', 'Unknown API key.');
     if (entry.row.revokedAt) throw new CmsError('UNAUTHORIZED', 'This API key was revoked.');
-    if (entry.row.expiresAt && entry.row.expiresAt.getTime() <= Date.now()) {
+    if (entry.row.expiresAt && entry.row.expiresAt.getTime() <= clock().getTime()) {
       throw new CmsError('UNAUTHORIZED', 'This API key has expired: create a new one.');
     }
     used.add(entry.row.id);
@@ -102,7 +95,7 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus): 
   return {
     strategy,
     flush,
-    forget,
+    forget: cache.forget,
     start() {
       timer = setInterval(() => {
         flush().catch(() => undefined);

@@ -62,7 +62,7 @@ export const coreSystemModule: ServerModule = {
     const setupUrl = await setup.bootstrap();
     if (setupUrl) notices.setupUrl = setupUrl;
 
-    const apiKeys = createApiKeyAuthenticator(db, bus);
+    const apiKeys = createApiKeyAuthenticator(db, bus, clock);
     const sessionAuth = createSessionAuthenticator({ db, secret: config.secret, clock });
     const cookies = cookiePolicyFor(config.publicUrl);
     const catalog = createCatalogService({

@@ -10,6 +10,7 @@ import {
 import type { Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import { listSchemaLayerStamps } from '../../../storage/repositories/schema.repository.js';
+import { createInvalidatedCache } from '../../../tenancy/invalidated-cache.js';
 import type { InvalidationBus } from '../../../tenancy/invalidation.js';
 import { loadMergedSchema, type MergedSchema, stampOf } from './schema-layers.js';
 
@@ -90,42 +91,33 @@ function toEffectiveSchema(merged: MergedSchema): EffectiveSchema {
 
 /** Creates the reader; its cache is safe to lose, cleared on every `schema` invalidation, bypassed while the bus is not live. */
 export function createSchemaReader(db: Queryable, bus: InvalidationBus): SchemaReader {
-  const cache = new Map<string, CacheEntry | null>();
-  const validators = createValidatorCache();
-  // Bumped on every invalidation: a read that started before it must not refill the cache after it.
-  let generation = 0;
-  const invalidate = () => {
-    generation += 1;
-    cache.clear();
-  };
   // A sync in one environment changes the effective schema of every environment extending it,
   // directly or not: whatever the key, drop every entry (this process caches few environments).
-  bus.subscribe('schema', invalidate);
-  const remember = (environmentId: string, entry: CacheEntry | null, startedAt: number) => {
-    if (startedAt !== generation) return;
-    if (cache.size >= MAX_CACHED_ENVIRONMENTS) cache.clear();
-    cache.set(environmentId, entry);
-  };
+  // `null` is kept too: "nothing synced here" until a sync says otherwise.
+  const cache = createInvalidatedCache<CacheEntry | null>({
+    bus,
+    topic: 'schema',
+    maxEntries: MAX_CACHED_ENVIRONMENTS,
+  });
+  const validators = createValidatorCache();
   return {
     async find(target) {
-      // Not while the bus is down: a sync made meanwhile would go unheard.
-      if (bus.isLive() && cache.has(target.environmentId)) return cache.get(target.environmentId)?.schema ?? null;
-      const startedAt = generation;
-      const merged = await loadMergedSchema(db, target);
-      const entry = merged ? { stamp: merged.stamp, schema: toEffectiveSchema(merged) } : null;
-      remember(target.environmentId, entry, startedAt);
+      const entry = await cache.fetch(target.environmentId, async () => {
+        const merged = await loadMergedSchema(db, target);
+        return merged ? { stamp: merged.stamp, schema: toEffectiveSchema(merged) } : null;
+      });
       return entry?.schema ?? null;
     },
     async load(queryable, target) {
       const stamps = await listSchemaLayerStamps(queryable, target);
       if (stamps.length === 0) return null;
-      const cached = cache.get(target.environmentId);
+      const cached = cache.cached(target.environmentId);
       if (cached && cached.stamp === stampOf(stamps)) return cached.schema;
       const merged = await loadMergedSchema(queryable, target);
       // Not cached: this transaction may still roll back or see what others do not yet.
       return merged ? toEffectiveSchema(merged) : null;
     },
     validatorFor: (schema, type) => validators.validatorFor(schema.schemaHash, type),
-    invalidate,
+    invalidate: cache.forget,
   };
 }
