@@ -1,6 +1,6 @@
 import { CmsError, invalidInput } from '@cms/core';
 import type { Clock } from '../../../clock.js';
-import { type ProjectTarget, type RequestContext, requireProject, type Target } from '../../../http/request-context.js';
+import type { ProjectContext, ProjectTarget, RequestContext, Target } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
 import { insertDocument, markPublished } from '../../../storage/repositories/documents.repository.js';
@@ -144,8 +144,8 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
   }
 
   return {
-    async promote(ctx: RequestContext, input: PromoteInput): Promise<PromoteResult> {
-      const project = requireProject(ctx);
+    async promote(ctx: ProjectContext, input: PromoteInput): Promise<PromoteResult> {
+      const { project } = ctx;
       const source = await resolve(ctx, project, input.source, 'params.name');
       const target = await resolve(ctx, project, input.target, 'body.target');
       if (source.environmentId === target.environmentId) {
