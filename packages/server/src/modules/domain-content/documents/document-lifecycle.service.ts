@@ -1,12 +1,12 @@
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
+import { findVersion, insertVersion } from '../../../storage/repositories/document-versions.repository.js';
 import {
   markDeleted,
   markPublished,
   markRestored,
   markUnpublished,
 } from '../../../storage/repositories/documents.repository.js';
-import { findVersion, insertVersion } from '../../../storage/repositories/versions.repository.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getDocumentForChange, getLiveDocumentForChange } from './document-lookup.js';
 import type { DocumentsDeps } from './documents.service.js';

@@ -1,13 +1,13 @@
 import { notFound, type Page } from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
-import { findDocument, replaceDraft } from '../../../storage/repositories/documents.repository.js';
 import {
   findVersion,
   listVersions,
   type SortOrder,
   type VersionRow,
-} from '../../../storage/repositories/versions.repository.js';
+} from '../../../storage/repositories/document-versions.repository.js';
+import { findDocument, replaceDraft } from '../../../storage/repositories/documents.repository.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getDocumentForChange } from './document-lookup.js';
 import type { DocumentsDeps } from './documents.service.js';

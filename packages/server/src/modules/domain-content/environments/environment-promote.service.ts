@@ -3,6 +3,7 @@ import type { Clock } from '../../../clock.js';
 import type { ProjectContext, ProjectTarget, RequestContext, Target } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
+import { insertVersion } from '../../../storage/repositories/document-versions.repository.js';
 import { insertDocument, markPublished } from '../../../storage/repositories/documents.repository.js';
 import {
   listLiveDocuments,
@@ -10,7 +11,6 @@ import {
   overwriteDraft,
 } from '../../../storage/repositories/environment-copy.repository.js';
 import { findEnvironment } from '../../../storage/repositories/environments.repository.js';
-import { insertVersion } from '../../../storage/repositories/versions.repository.js';
 import { actorOf } from '../documents/document-context.js';
 import { eventDocument } from '../documents/document-events.js';
 import type { Outbox } from '../outbox.js';

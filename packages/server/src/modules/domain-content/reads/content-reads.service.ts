@@ -10,7 +10,7 @@ import {
   listVariantRows,
   type TypeCounts,
   type VariantRow,
-} from '../../../storage/repositories/document-queries.repository.js';
+} from '../../../storage/repositories/content-reads.repository.js';
 import { type DocumentView, toContentView } from '../documents/document-view.js';
 import { requireSchemaType, type SchemaReader } from '../schema/schema-reader.js';
 import { previewClaimsOf } from './preview-tokens.js';

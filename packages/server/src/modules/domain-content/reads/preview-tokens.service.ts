@@ -2,7 +2,7 @@ import { CmsError, invalidInput, notFound } from '@cms/core';
 import type { Clock } from '../../../clock.js';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
-import { findReadableDocument } from '../../../storage/repositories/document-queries.repository.js';
+import { findReadableDocument } from '../../../storage/repositories/content-reads.repository.js';
 import { signPreviewToken } from './preview-tokens.js';
 
 /** Issues preview tokens for drafts. */

@@ -1,7 +1,7 @@
 import type { Page } from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
-import { type SearchHitRow, searchDocuments } from '../../../storage/repositories/document-search.repository.js';
+import { type SearchHitRow, searchDocuments } from '../../../storage/repositories/search.repository.js';
 import { DEFAULT_LOCALE } from '../documents/path-rules.js';
 import type { SchemaReader } from '../schema/schema-reader.js';
 import { requireSchemaType } from '../schema/schema-reader.js';
