@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../../config.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
 import type { DomainShared } from './domain-shared.js';
-import { deliveryActions } from './webhooks/deliveries.actions.js';
-import { createDeliveriesService } from './webhooks/deliveries.service.js';
 import { createDeliveryWorker } from './webhooks/delivery-worker.js';
 import { createSecretBox } from './webhooks/secret-box.js';
+import { deliveryActions } from './webhooks/webhook-deliveries.actions.js';
+import { createDeliveriesService } from './webhooks/webhook-deliveries.service.js';
 import { webhookActions } from './webhooks/webhooks.actions.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 

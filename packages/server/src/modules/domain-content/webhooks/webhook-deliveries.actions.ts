@@ -5,7 +5,7 @@ import {
   webhooksDeliveriesRedeliverRoute,
 } from '@cms/core';
 import { type AnyAction, defineAction } from '../../../actions/define-action.js';
-import type { DeliveriesService } from './deliveries.service.js';
+import type { DeliveriesService } from './webhook-deliveries.service.js';
 
 /** Delivery log and redelivery routes (decisions.md §6). */
 export function deliveryActions(deliveries: DeliveriesService): AnyAction[] {
