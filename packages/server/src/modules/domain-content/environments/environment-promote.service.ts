@@ -9,7 +9,7 @@ import {
   listLiveDocuments,
   lockPromotionTarget,
   overwriteDraft,
-} from '../../../storage/repositories/environment-clone.repository.js';
+} from '../../../storage/repositories/environment-promote.repository.js';
 import { findEnvironment } from '../../../storage/repositories/environments.repository.js';
 import { actorOf } from '../documents/document-context.js';
 import { eventDocument } from '../documents/document-events.js';
