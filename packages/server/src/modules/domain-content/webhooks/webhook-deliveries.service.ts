@@ -44,7 +44,7 @@ export interface ListDeliveriesQuery {
 }
 
 /** The delivery log of a webhook and redelivery, one by one or all failed since a time. */
-export function createDeliveriesService(deps: { db: Db }) {
+export function createWebhookDeliveriesService(deps: { db: Db }) {
   const { db } = deps;
 
   /** Scope of a live webhook of the request's environment; throws NOT_FOUND. */
@@ -116,7 +116,7 @@ export function createDeliveriesService(deps: { db: Db }) {
 }
 
 /** The deliveries service's type, for action factories. */
-export type DeliveriesService = ReturnType<typeof createDeliveriesService>;
+export type WebhookDeliveriesService = ReturnType<typeof createWebhookDeliveriesService>;
 
 function toDeliveryView(row: DeliveryRow): DeliveryView {
   return {
