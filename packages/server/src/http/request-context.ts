@@ -1,4 +1,4 @@
-import { CmsError, type Scope, type TargetRule } from '@cms/core';
+import type { Scope, TargetRule } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
 
 /** The project and environment a scoped request targets, resolved from the routing headers. */
@@ -59,12 +59,18 @@ export function scopeTargetOf(ctx: RequestContext): { projectSlug: string; envir
     : null;
 }
 
-/** The context of a `project` route: the project is resolved before the handler runs. */
+/**
+ * The context of a `project` route: `resolve-target.ts` fills `project` before the handler runs
+ * (`target-guard.ts` refuses a request without `X-CMS-Project`), so services taking it never check.
+ */
 export interface ProjectContext extends RequestContext {
   project: ProjectTarget;
 }
 
-/** The context of an `environment` route: project and environment are resolved before the handler runs. */
+/**
+ * The context of an `environment` route: project and environment are resolved before the handler
+ * runs, so a service taking it reads `ctx.target` without a check (the compiler holds callers to it).
+ */
 export interface EnvironmentContext extends ProjectContext {
   target: Target;
 }
@@ -75,18 +81,3 @@ export type ContextFor<T extends TargetRule> = T extends 'environment'
   : T extends 'project'
     ? ProjectContext
     : RequestContext;
-
-/**
- * The target of a request to an `environment` route. The access steps resolve it before any handler
- * runs (handlers of such routes get an `EnvironmentContext`), so its absence is a bug, not a client error.
- */
-export function requireTarget(ctx: RequestContext): Target {
-  if (!ctx.target) throw new Error('An environment-scoped action ran without a resolved target');
-  return ctx.target;
-}
-
-/** The project of a `project` (or `environment`) route, resolved by the access steps before the handler. */
-export function requireProject(ctx: RequestContext): ProjectTarget {
-  if (!ctx.project) throw new CmsError('TARGET_REQUIRED', 'This route needs the X-CMS-Project header.');
-  return ctx.project;
-}

@@ -3,7 +3,7 @@
  * and the vectors the queries use are the indexed ones (migration 0016).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DRAFT_VECTOR, PUBLISHED_VECTOR } from '../../src/storage/repositories/document-search.repository.js';
+import { DRAFT_VECTOR, PUBLISHED_VECTOR } from '../../src/storage/repositories/search.repository.js';
 import { seedDocuments, seedSchema } from '../content-reads/read-fixtures.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

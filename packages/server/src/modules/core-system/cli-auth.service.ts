@@ -14,7 +14,7 @@ import {
   findCliChallengeForUpdate,
   insertCliChallenge,
   markCliChallengeExchanged,
-} from '../../storage/repositories/cli-challenges.repository.js';
+} from '../../storage/repositories/cli-auth.repository.js';
 import { listGrantsOfUser } from '../../storage/repositories/grants.repository.js';
 import { findUserById } from '../../storage/repositories/users.repository.js';
 import type { TargetResolver } from '../../tenancy/target-resolver.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
-import { type ProjectTarget, type RequestContext, requireProject } from '../../http/request-context.js';
+import type { ProjectContext, ProjectTarget, RequestContext } from '../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../storage/db.js';
 import {
   deleteEnvironmentIfUnreferenced,
@@ -67,8 +67,8 @@ export function createEnvironmentsService(deps: {
     },
 
     /** Creates an environment; `extends` names an existing one of the same project (schema overlays). */
-    async create(ctx: RequestContext, input: CreateEnvironmentInput): Promise<EnvironmentView> {
-      const project = requireProject(ctx);
+    async create(ctx: ProjectContext, input: CreateEnvironmentInput): Promise<EnvironmentView> {
+      const { project } = ctx;
       let extendsId: string | null = null;
       if (input.extends !== undefined) {
         const base = ctx.principal.canAccess(project.projectSlug, input.extends)
@@ -108,8 +108,8 @@ export function createEnvironmentsService(deps: {
      * Its media rows go with the cascade, which queues their objects' purge in this transaction
      * (migration 0012); the purge worker, woken when it commits, deletes the objects.
      */
-    async remove(ctx: RequestContext, name: string): Promise<{ deleted: true; name: string }> {
-      const project = requireProject(ctx);
+    async remove(ctx: ProjectContext, name: string): Promise<{ deleted: true; name: string }> {
+      const { project } = ctx;
       if (!ctx.principal.canAccess(project.projectSlug, name)) {
         throw new CmsError('FORBIDDEN', 'You have no access to this environment.');
       }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
-import { type RequestContext, requireProject } from '../../http/request-context.js';
+import type { ProjectContext, RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import { insertEnvironment } from '../../storage/repositories/environments.repository.js';
 import {
@@ -65,16 +65,16 @@ export function createProjectsService(deps: { db: Db; bus: InvalidationBus }) {
       });
     },
 
-    async getSettings(ctx: RequestContext): Promise<ProjectSettingsView> {
-      const { projectSlug } = requireProject(ctx);
+    async getSettings(ctx: ProjectContext): Promise<ProjectSettingsView> {
+      const { projectSlug } = ctx.project;
       const project = await findProjectBySlug(deps.db, projectSlug);
       if (!project) throw new CmsError('PROJECT_NOT_FOUND', `No project "${projectSlug}".`);
       return toSettingsView(project.settings);
     },
 
     /** Replaces the settings; they are read fresh where they apply (an upload), so a change counts at once. */
-    async putSettings(ctx: RequestContext, input: ProjectSettingsView): Promise<ProjectSettingsView> {
-      const { projectSlug } = requireProject(ctx);
+    async putSettings(ctx: ProjectContext, input: ProjectSettingsView): Promise<ProjectSettingsView> {
+      const { projectSlug } = ctx.project;
       const settings = await setProjectSetting(
         deps.db,
         projectSlug,

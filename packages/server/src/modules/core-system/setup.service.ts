@@ -4,11 +4,7 @@ import type { Clock } from '../../clock.js';
 import { ConfigError, type ServerConfig } from '../../config.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
-import {
-  deleteSetupTokens,
-  hasSetupToken,
-  insertSetupToken,
-} from '../../storage/repositories/setup-tokens.repository.js';
+import { deleteSetupTokens, hasSetupToken, insertSetupToken } from '../../storage/repositories/setup.repository.js';
 import { countUsers } from '../../storage/repositories/users.repository.js';
 import { assertPasswordPolicy, hashPassword } from './password-hashing.js';
 import { generateToken, hashToken, isWellFormedToken } from './secret-tokens.js';

@@ -9,8 +9,8 @@ import { documentBatchActions } from './documents/documents-batch.actions.js';
 import { createDocumentsBatchService } from './documents/documents-batch.service.js';
 import type { DomainShared } from './domain-shared.js';
 import { createEnvironmentCloneService } from './environments/environment-clone.service.js';
+import { environmentPromoteActions } from './environments/environment-promote.actions.js';
 import { createEnvironmentPromoteService } from './environments/environment-promote.service.js';
-import { promoteActions } from './environments/promote.actions.js';
 import { contentMigrationActions } from './migrations/content-migrations.actions.js';
 import { createContentMigrationsService } from './migrations/content-migrations.service.js';
 import { schemaActions } from './schema/schema.actions.js';
@@ -34,7 +34,7 @@ export async function setupContentArea(deps: ServerDeps, shared: DomainShared): 
       ...documentActions(documents, lifecycle),
       ...documentBatchActions(createDocumentsBatchService(documentDeps)),
       ...documentVersionActions(lifecycle, versions),
-      ...promoteActions(promotion),
+      ...environmentPromoteActions(promotion),
       ...contentMigrationActions(migrations),
     ],
   };

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../../config.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
 import type { DomainShared } from './domain-shared.js';
-import { deliveryActions } from './webhooks/deliveries.actions.js';
-import { createDeliveriesService } from './webhooks/deliveries.service.js';
 import { createDeliveryWorker } from './webhooks/delivery-worker.js';
 import { createSecretBox } from './webhooks/secret-box.js';
+import { webhookDeliveryActions } from './webhooks/webhook-deliveries.actions.js';
+import { createWebhookDeliveriesService } from './webhooks/webhook-deliveries.service.js';
 import { webhookActions } from './webhooks/webhooks.actions.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 
@@ -32,7 +32,7 @@ export async function setupWebhooksArea(deps: ServerDeps, _shared: DomainShared)
   return {
     actions: [
       ...webhookActions(createWebhooksService({ db, secretBox, urlPolicy: { allowPrivate } })),
-      ...deliveryActions(createDeliveriesService({ db })),
+      ...webhookDeliveryActions(createWebhookDeliveriesService({ db })),
     ],
     start: () => worker.start(),
     stop: () => worker.stop(),

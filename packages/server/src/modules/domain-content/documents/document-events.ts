@@ -1,5 +1,4 @@
-import type { RequestContext } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
 import type { EventType } from '../../../storage/repositories/outbox.repository.js';
@@ -23,9 +22,9 @@ export function eventDocument(row: DocumentRow) {
 export async function recordDocumentEvent(
   outbox: Outbox,
   tx: Queryable,
-  ctx: RequestContext,
+  ctx: EnvironmentContext,
   type: Extract<EventType, `content.${string}`>,
   row: DocumentRow,
 ): Promise<void> {
-  await outbox.record(tx, requireTarget(ctx), { type, actor: actorOf(ctx), document: eventDocument(row) });
+  await outbox.record(tx, ctx.target, { type, actor: actorOf(ctx), document: eventDocument(row) });
 }

@@ -1,13 +1,12 @@
-import type { RequestContext } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
+import { findVersion, insertVersion } from '../../../storage/repositories/document-versions.repository.js';
 import {
   markDeleted,
   markPublished,
   markRestored,
   markUnpublished,
 } from '../../../storage/repositories/documents.repository.js';
-import { findVersion, insertVersion } from '../../../storage/repositories/versions.repository.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getDocumentForChange, getLiveDocumentForChange } from './document-lookup.js';
 import type { DocumentsDeps } from './documents.service.js';
@@ -55,8 +54,11 @@ export function createDocumentLifecycleService(deps: DocumentsDeps) {
      * publishes, and the versions primary key would refuse a number taken twice. With nothing
      * unpublished it is a no-op answering the current version: no new version, no event.
      */
-    async publish(ctx: RequestContext, input: { documentId: string; changeSummary?: string }): Promise<PublishResult> {
-      const target = requireTarget(ctx);
+    async publish(
+      ctx: EnvironmentContext,
+      input: { documentId: string; changeSummary?: string },
+    ): Promise<PublishResult> {
+      const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const current = await getLiveDocumentForChange(tx, target, input.documentId);
         if (!current.hasUnpublishedChanges && current.publishedVersion !== null) {
@@ -90,8 +92,8 @@ export function createDocumentLifecycleService(deps: DocumentsDeps) {
     },
 
     /** Withdraws the published version; `version` and the history stay. Not published: a no-op. */
-    async unpublish(ctx: RequestContext, input: { documentId: string }): Promise<UnpublishResult> {
-      const target = requireTarget(ctx);
+    async unpublish(ctx: EnvironmentContext, input: { documentId: string }): Promise<UnpublishResult> {
+      const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const current = await getLiveDocumentForChange(tx, target, input.documentId);
         if (current.publishedVersion === null) return unpublishResult(current);
@@ -102,8 +104,8 @@ export function createDocumentLifecycleService(deps: DocumentsDeps) {
     },
 
     /** Soft-deletes: the id and history stay, the path and locale become free. Already deleted: NOT_FOUND. */
-    async remove(ctx: RequestContext, input: { documentId: string }): Promise<DeleteResult> {
-      const target = requireTarget(ctx);
+    async remove(ctx: EnvironmentContext, input: { documentId: string }): Promise<DeleteResult> {
+      const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const current = await getLiveDocumentForChange(tx, target, input.documentId);
         const at = deps.clock();
@@ -117,8 +119,8 @@ export function createDocumentLifecycleService(deps: DocumentsDeps) {
      * Restores a soft-deleted document; CONTENT_PATH_CONFLICT when its path and locale (or its
      * group's locale) were taken meanwhile. A document that is not deleted is answered as is, no event.
      */
-    async restore(ctx: RequestContext, input: { documentId: string }): Promise<RestoreResult> {
-      const target = requireTarget(ctx);
+    async restore(ctx: EnvironmentContext, input: { documentId: string }): Promise<RestoreResult> {
+      const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const current = await getDocumentForChange(tx, target, input.documentId);
         if (!current.isDeleted) {

@@ -1,14 +1,13 @@
 import { notFound, type Page } from '@cms/core';
-import type { RequestContext } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
-import { findDocument, replaceDraft } from '../../../storage/repositories/documents.repository.js';
 import {
   findVersion,
   listVersions,
   type SortOrder,
   type VersionRow,
-} from '../../../storage/repositories/versions.repository.js';
+} from '../../../storage/repositories/document-versions.repository.js';
+import { findDocument, replaceDraft } from '../../../storage/repositories/documents.repository.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getDocumentForChange } from './document-lookup.js';
 import type { DocumentsDeps } from './documents.service.js';
@@ -29,18 +28,18 @@ export interface RestoreVersionResult {
 /** Version history: list, read one snapshot, restore a snapshot into the draft. */
 export function createDocumentVersionsService(deps: DocumentsDeps) {
   /** The document must exist here (soft-deleted ones keep their history readable). */
-  const assertDocumentExists = async (ctx: RequestContext, documentId: string) => {
-    if (!(await findDocument(deps.db, requireTarget(ctx), documentId))) throw notFound(`Document ${documentId}`);
+  const assertDocumentExists = async (ctx: EnvironmentContext, documentId: string) => {
+    if (!(await findDocument(deps.db, ctx.target, documentId))) throw notFound(`Document ${documentId}`);
   };
 
   return {
     /** Versions by number: newest first (`desc`, the default) or oldest first (`asc`). */
     async list(
-      ctx: RequestContext,
+      ctx: EnvironmentContext,
       input: { documentId: string; limit: number; offset: number; order?: SortOrder },
     ): Promise<Page<VersionEntry>> {
       await assertDocumentExists(ctx, input.documentId);
-      const page = await listVersions(deps.db, requireTarget(ctx), { ...input, order: input.order ?? 'desc' });
+      const page = await listVersions(deps.db, ctx.target, { ...input, order: input.order ?? 'desc' });
       return {
         items: page.items.map(({ version, publishedAt, publishedBy, changeSummary }) => ({
           version,
@@ -55,9 +54,9 @@ export function createDocumentVersionsService(deps: DocumentsDeps) {
     },
 
     /** One version with its snapshot. */
-    async get(ctx: RequestContext, input: { documentId: string; version: number }): Promise<VersionRow> {
+    async get(ctx: EnvironmentContext, input: { documentId: string; version: number }): Promise<VersionRow> {
       await assertDocumentExists(ctx, input.documentId);
-      const version = await findVersion(deps.db, requireTarget(ctx), input);
+      const version = await findVersion(deps.db, ctx.target, input);
       if (!version) throw notFound(`Version ${input.version} of document ${input.documentId}`);
       return version;
     },
@@ -66,8 +65,11 @@ export function createDocumentVersionsService(deps: DocumentsDeps) {
      * The draft takes the content of version n; `version` and `publishedVersion` stay (decisions.md
      * §3). The draft changed, so `content.updated` is recorded.
      */
-    async restore(ctx: RequestContext, input: { documentId: string; version: number }): Promise<RestoreVersionResult> {
-      const target = requireTarget(ctx);
+    async restore(
+      ctx: EnvironmentContext,
+      input: { documentId: string; version: number },
+    ): Promise<RestoreVersionResult> {
+      const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const current = await getDocumentForChange(tx, target, input.documentId);
         const version = await findVersion(tx, target, input);

@@ -1,6 +1,5 @@
 import { type BatchOperation, type BatchResult, CmsError, type ContentBatchResult } from '@cms/core';
-import type { RequestContext } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
 import type { SchemaReader } from '../schema/schema-reader.js';
 import { assertSchemaHash } from './document-validation.js';
@@ -23,8 +22,8 @@ export interface ContentBatchInput {
  */
 export function createDocumentsBatchService(deps: DocumentsDeps) {
   return {
-    async apply(ctx: RequestContext, input: ContentBatchInput): Promise<ContentBatchResult> {
-      const target = requireTarget(ctx);
+    async apply(ctx: EnvironmentContext, input: ContentBatchInput): Promise<ContentBatchResult> {
+      const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const schema = await deps.schemas.load(tx, target);
         assertSchemaHash(schema, input.schemaHash);

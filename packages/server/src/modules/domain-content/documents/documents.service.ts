@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, invalidInput } from '@cms/core';
 import type { Clock } from '../../../clock.js';
-import type { RequestContext, Target } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
 import {
   findTranslationGroupType,
@@ -72,8 +71,8 @@ async function assertJoinableGroup(tx: Queryable, target: Target, groupId: strin
 export function createDocumentsService(deps: DocumentsDeps) {
   return {
     /** Creates a draft-only document (`version` 0, `draftRevision` 1) and records `content.created`. */
-    async create(ctx: RequestContext, input: CreateDocumentInput): Promise<DocumentView> {
-      const target = requireTarget(ctx);
+    async create(ctx: EnvironmentContext, input: CreateDocumentInput): Promise<DocumentView> {
+      const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const schema = await deps.schemas.load(tx, target);
         assertSchemaHash(schema, input.schemaHash);
@@ -113,8 +112,8 @@ export function createDocumentsService(deps: DocumentsDeps) {
     },
 
     /** Replaces the draft (complete frontmatter and body) unless `draftRevision` is stale. */
-    async update(ctx: RequestContext, input: UpdateDocumentInput): Promise<DocumentView> {
-      const target = requireTarget(ctx);
+    async update(ctx: EnvironmentContext, input: UpdateDocumentInput): Promise<DocumentView> {
+      const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const current = await getLiveDocumentForChange(tx, target, input.documentId);
         const schema = await deps.schemas.load(tx, target);
@@ -146,8 +145,8 @@ export function createDocumentsService(deps: DocumentsDeps) {
      * Copies a document's draft into a new draft-only document with a new id, a new translation
      * group and a new path: the one given, else the first free of `<path>-copy`, `<path>-copy-2`, ...
      */
-    async duplicate(ctx: RequestContext, input: DuplicateDocumentInput): Promise<DocumentView> {
-      const target = requireTarget(ctx);
+    async duplicate(ctx: EnvironmentContext, input: DuplicateDocumentInput): Promise<DocumentView> {
+      const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const source = await getLiveDocumentForChange(tx, target, input.documentId);
         let path = input.path;

@@ -3,7 +3,7 @@ import {
   type CloneCounts,
   type CopyScope,
   copyEnvironmentContent,
-} from '../../../storage/repositories/environment-copy.repository.js';
+} from '../../../storage/repositories/environment-clone.repository.js';
 import { insertSchemaCopy } from '../../../storage/repositories/schema.repository.js';
 import type { ContentEnvironments } from '../../registry-services.js';
 import { loadMergedSchema } from '../schema/schema-layers.js';

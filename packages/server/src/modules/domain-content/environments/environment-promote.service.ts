@@ -1,16 +1,16 @@
 import { CmsError, invalidInput } from '@cms/core';
 import type { Clock } from '../../../clock.js';
-import { type ProjectTarget, type RequestContext, requireProject, type Target } from '../../../http/request-context.js';
+import type { ProjectContext, ProjectTarget, RequestContext, Target } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
+import { insertVersion } from '../../../storage/repositories/document-versions.repository.js';
 import { insertDocument, markPublished } from '../../../storage/repositories/documents.repository.js';
 import {
   listLiveDocuments,
   lockPromotionTarget,
   overwriteDraft,
-} from '../../../storage/repositories/environment-copy.repository.js';
+} from '../../../storage/repositories/environment-promote.repository.js';
 import { findEnvironment } from '../../../storage/repositories/environments.repository.js';
-import { insertVersion } from '../../../storage/repositories/versions.repository.js';
 import { actorOf } from '../documents/document-context.js';
 import { eventDocument } from '../documents/document-events.js';
 import type { Outbox } from '../outbox.js';
@@ -144,8 +144,8 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
   }
 
   return {
-    async promote(ctx: RequestContext, input: PromoteInput): Promise<PromoteResult> {
-      const project = requireProject(ctx);
+    async promote(ctx: ProjectContext, input: PromoteInput): Promise<PromoteResult> {
+      const { project } = ctx;
       const source = await resolve(ctx, project, input.source, 'params.name');
       const target = await resolve(ctx, project, input.target, 'body.target');
       if (source.environmentId === target.environmentId) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CmsError, isCmsError, notFound, type Page } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
-import { type RequestContext, requireTarget, type Target } from '../../../http/request-context.js';
+import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import {
   detectMimeType,
   MIME_SNIFF_BYTES,
@@ -79,8 +79,8 @@ export function createMediaService(deps: MediaServiceDeps) {
      * transaction. The type comes from the content, never the client. On any failure no row and no
      * object are left behind.
      */
-    async upload(ctx: RequestContext, source: MediaUploadSource): Promise<MediaAsset> {
-      const target = requireTarget(ctx);
+    async upload(ctx: EnvironmentContext, source: MediaUploadSource): Promise<MediaAsset> {
+      const { target } = ctx;
       const id = randomUUID();
       const { storageName, displayName } = sanitizeFilename(source.filename);
       const storageKey = `${target.projectId}/${target.environmentId}/${id}/${storageName}`;
@@ -131,8 +131,8 @@ export function createMediaService(deps: MediaServiceDeps) {
     },
 
     /** One page of the target's media (interface.md "Media list query"). */
-    async list(ctx: RequestContext, query: MediaListQuery): Promise<Page<MediaAsset>> {
-      const target = requireTarget(ctx);
+    async list(ctx: EnvironmentContext, query: MediaListQuery): Promise<Page<MediaAsset>> {
+      const { target } = ctx;
       const args = toMediaListArgs(query);
       const { rows, total } = await listMedia(db, target, args);
       return {
@@ -144,8 +144,8 @@ export function createMediaService(deps: MediaServiceDeps) {
     },
 
     /** One asset of the target, or NOT_FOUND. */
-    async get(ctx: RequestContext, id: string): Promise<MediaAsset> {
-      const target = requireTarget(ctx);
+    async get(ctx: EnvironmentContext, id: string): Promise<MediaAsset> {
+      const { target } = ctx;
       const row = await findMedia(db, target, id);
       if (!row) throw notFound(`Media ${id}`);
       return toMediaAsset(row, target, publicUrl);
@@ -156,8 +156,8 @@ export function createMediaService(deps: MediaServiceDeps) {
      * then deletes the object. Once this returns the file url answers 404; should the object delete
      * fail (storage outage) or the process stop first, the purge worker deletes it later.
      */
-    async delete(ctx: RequestContext, id: string): Promise<{ deleted: true; id: string }> {
-      const target = requireTarget(ctx);
+    async delete(ctx: EnvironmentContext, id: string): Promise<{ deleted: true; id: string }> {
+      const { target } = ctx;
       const row = await deleteMedia(db, target, id);
       if (!row) throw notFound(`Media ${id}`);
       await purge.purgeNow(row.storageKey);

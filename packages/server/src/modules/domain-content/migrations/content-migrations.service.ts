@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CmsError, collectReferences, invalidInput, MIGRATION_SAMPLE_SIZE, type SchemaType } from '@cms/core';
 import type { Clock } from '../../../clock.js';
-import type { RequestContext, Target } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
 import {
   type ContentMigrationRow,
@@ -182,9 +181,9 @@ export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; s
   }
 
   /** Writes one change as `PUT /content/{id}` would: next draft revision, unpublished changes, `content.updated`. */
-  async function write(tx: Queryable, ctx: RequestContext, target: Target, change: PlannedChange, at: Date) {
+  async function write(tx: Queryable, ctx: EnvironmentContext, change: PlannedChange, at: Date) {
     const { row } = change;
-    const updated = await updateDraftIfRevision(tx, target, {
+    const updated = await updateDraftIfRevision(tx, ctx.target, {
       id: row.id,
       revision: row.draftRevision,
       frontmatter: change.frontmatter,
@@ -199,8 +198,8 @@ export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; s
 
   return {
     /** Plans (dry run) or applies a named migration to the target environment. */
-    async migrate(ctx: RequestContext, input: MigrateInput): Promise<MigrationResult> {
-      const target = requireTarget(ctx);
+    async migrate(ctx: EnvironmentContext, input: MigrateInput): Promise<MigrationResult> {
+      const { target } = ctx;
       assertOperationPaths(input.operations);
       const apply = input.dryRun !== true;
       // Runs again from the start when PostgreSQL aborts it on a deadlock: only the database is touched.
@@ -255,7 +254,7 @@ export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; s
               });
             }
             // Once any document fails, the transaction is rolled back: stop writing, keep validating.
-            if (apply && invalid.count === 0) await write(tx, ctx, target, change, at);
+            if (apply && invalid.count === 0) await write(tx, ctx, change, at);
           }
           const last = rows[rows.length - 1];
           if (!last || rows.length < MIGRATION_BATCH_SIZE) break;

@@ -1,6 +1,5 @@
 import { invalidQueryParam, notFound, type Page, type SchemaType } from '@cms/core';
-import type { RequestContext, Target } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import {
   countDocumentsByType,
@@ -11,7 +10,7 @@ import {
   listVariantRows,
   type TypeCounts,
   type VariantRow,
-} from '../../../storage/repositories/document-queries.repository.js';
+} from '../../../storage/repositories/content-reads.repository.js';
 import { type DocumentView, toContentView } from '../documents/document-view.js';
 import { requireSchemaType, type SchemaReader } from '../schema/schema-reader.js';
 import { previewClaimsOf } from './preview-tokens.js';
@@ -54,10 +53,10 @@ export interface ListDocumentsInput {
 
 /** The reads of documents: get, list, overview and variants. */
 export interface ContentReadsService {
-  get(ctx: RequestContext, input: GetDocumentInput): Promise<DocumentView>;
-  list(ctx: RequestContext, input: ListDocumentsInput): Promise<Page<DocumentView>>;
-  overview(ctx: RequestContext, input: { types?: readonly string[] }): Promise<{ counts: TypeCounts[] }>;
-  listVariants(ctx: RequestContext, input: { documentId: string }): Promise<VariantRow[]>;
+  get(ctx: EnvironmentContext, input: GetDocumentInput): Promise<DocumentView>;
+  list(ctx: EnvironmentContext, input: ListDocumentsInput): Promise<Page<DocumentView>>;
+  overview(ctx: EnvironmentContext, input: { types?: readonly string[] }): Promise<{ counts: TypeCounts[] }>;
+  listVariants(ctx: EnvironmentContext, input: { documentId: string }): Promise<VariantRow[]>;
 }
 
 /** Dates sort newest first by default, paths alphabetically (interface.md "Pagination and sorting"). */
@@ -85,8 +84,8 @@ export function createContentReadsService(deps: { db: Queryable; schemas: Schema
 
   return {
     async get(ctx, input) {
-      const target = requireTarget(ctx);
-      if (input.draft) assertCanReadDraft(ctx, target);
+      const { target } = ctx;
+      if (input.draft) assertCanReadDraft(ctx);
       const preview = previewClaimsOf(ctx.principal);
       if (preview) assertPreviewRequest(preview, input);
       const locale = requestedLocale(input);
@@ -115,8 +114,8 @@ export function createContentReadsService(deps: { db: Queryable; schemas: Schema
     },
 
     async list(ctx, input) {
-      const target = requireTarget(ctx);
-      if (input.draft) assertCanReadDraft(ctx, target);
+      const { target } = ctx;
+      if (input.draft) assertCanReadDraft(ctx);
       const type = requireSchemaType(await schemas.find(target), input.type).type;
       if (input.slug !== undefined && !Object.hasOwn(type.fields, 'slug')) {
         throw invalidQueryParam({ slug: `type "${type.name}" has no slug field, so it cannot be filtered by slug` });
@@ -145,7 +144,7 @@ export function createContentReadsService(deps: { db: Queryable; schemas: Schema
     },
 
     async overview(ctx, input) {
-      const target = requireTarget(ctx);
+      const { target } = ctx;
       const schema = await schemas.find(target);
       const requested = input.types === undefined ? undefined : [...new Set(input.types)];
       for (const name of requested ?? []) requireSchemaType(schema, name);
@@ -157,7 +156,7 @@ export function createContentReadsService(deps: { db: Queryable; schemas: Schema
     },
 
     async listVariants(ctx, input) {
-      const variants = await listVariantRows(db, requireTarget(ctx), input.documentId);
+      const variants = await listVariantRows(db, ctx.target, input.documentId);
       if (variants.length === 0) throw notFound(`Document ${input.documentId}`);
       return variants;
     },

@@ -1,15 +1,14 @@
 import { CmsError, invalidInput, notFound } from '@cms/core';
 import type { Clock } from '../../../clock.js';
-import type { RequestContext } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
-import { findReadableDocument } from '../../../storage/repositories/document-queries.repository.js';
+import { findReadableDocument } from '../../../storage/repositories/content-reads.repository.js';
 import { signPreviewToken } from './preview-tokens.js';
 
 /** Issues preview tokens for drafts. */
 export interface PreviewTokensService {
   issue(
-    ctx: RequestContext,
+    ctx: EnvironmentContext,
     input: { documentId: string; previewUrl?: string },
   ): Promise<{ token: string; expiresAt: Date }>;
 }
@@ -41,7 +40,7 @@ export function createPreviewTokensService(deps: {
     async issue(ctx, input) {
       if (!deps.secret) throw new CmsError('PREVIEW_TOKEN_UNAVAILABLE');
       if (input.previewUrl !== undefined) assertPreviewUrl(input.previewUrl);
-      const target = requireTarget(ctx);
+      const { target } = ctx;
       const row = await findReadableDocument(deps.db, target, { id: input.documentId }, { draft: true });
       if (!row) throw notFound(`Document ${input.documentId}`);
       return signPreviewToken(

@@ -3,13 +3,14 @@
  * what a preview token may read.
  */
 import { CmsError, invalidInput, invalidQueryParam } from '@cms/core';
-import type { RequestContext, Target } from '../../../http/request-context.js';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { DocumentContentRow } from '../../../storage/repositories/document-row.js';
 import { canonicalLocale, DEFAULT_LOCALE } from '../documents/path-rules.js';
 import type { PreviewClaims } from './preview-tokens.js';
 
 /** Draft reads (`draft=true`) need `content:read:draft` besides the action's `content:read`. */
-export function assertCanReadDraft(ctx: RequestContext, target: Target): void {
+export function assertCanReadDraft(ctx: EnvironmentContext): void {
+  const { target } = ctx;
   const scopes = ctx.principal.scopesIn({ projectSlug: target.projectSlug, environmentName: target.environmentName });
   if (!scopes.has('content:read:draft')) {
     throw new CmsError('FORBIDDEN', 'Reading drafts (draft=true) needs the content:read:draft permission.', {

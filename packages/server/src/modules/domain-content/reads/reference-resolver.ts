@@ -11,7 +11,7 @@ import {
   listReferenceFields,
   type SchemaType,
 } from '@cms/core';
-import type { ReferencedRow } from '../../../storage/repositories/document-queries.repository.js';
+import type { ReferencedRow } from '../../../storage/repositories/content-reads.repository.js';
 
 /** Codes of resolve errors: not HTTP errors, they sit in `resolveErrors` of a successful answer. */
 export type ResolveErrorCode =

@@ -1,8 +1,7 @@
 import type { Page } from '@cms/core';
-import type { RequestContext } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
-import { type SearchHitRow, searchDocuments } from '../../../storage/repositories/document-search.repository.js';
+import { type SearchHitRow, searchDocuments } from '../../../storage/repositories/search.repository.js';
 import { DEFAULT_LOCALE } from '../documents/path-rules.js';
 import type { SchemaReader } from '../schema/schema-reader.js';
 import { requireSchemaType } from '../schema/schema-reader.js';
@@ -25,7 +24,7 @@ export type SearchHit = SearchHitRow;
 
 /** Full-text search over the documents of one environment. */
 export interface SearchService {
-  search(ctx: RequestContext, input: SearchInput): Promise<Page<SearchHit>>;
+  search(ctx: EnvironmentContext, input: SearchInput): Promise<Page<SearchHit>>;
 }
 
 /** Most words of a snippet (`ts_headline` MaxWords); matches sit between `«` and `»`. */
@@ -42,8 +41,8 @@ export function createSearchService(deps: { db: Queryable; schemas: SchemaReader
   const { db, schemas } = deps;
   return {
     async search(ctx, input) {
-      const target = requireTarget(ctx);
-      if (input.draft) assertCanReadDraft(ctx, target);
+      const { target } = ctx;
+      if (input.draft) assertCanReadDraft(ctx);
       const schema = await schemas.find(target);
       // Like the overview, only types of the effective schema are searched (docs/api.md "Search").
       const types =

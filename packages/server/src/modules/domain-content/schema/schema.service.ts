@@ -8,8 +8,7 @@ import {
   validateResolvedSchema,
 } from '@cms/core';
 import type { Clock } from '../../../clock.js';
-import type { RequestContext } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
 import {
   findOwnSchema,
@@ -88,14 +87,14 @@ function applyLayer(base: ResolvedSchema | null, layer: ValidLayer): { schema: R
 /** The schema registry: reads of the schema in force and idempotent, non-destructive syncs. */
 export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: InvalidationBus; clock: Clock }) {
   return {
-    async list(ctx: RequestContext): Promise<SchemaView> {
-      const schema = await deps.schemas.find(requireTarget(ctx));
+    async list(ctx: EnvironmentContext): Promise<SchemaView> {
+      const schema = await deps.schemas.find(ctx.target);
       if (!schema) return { types: [], schemaHash: EMPTY_SCHEMA_HASH };
       return { types: [...schema.types.values()], schemaHash: schema.schemaHash };
     },
 
-    async get(ctx: RequestContext, name: string): Promise<SchemaType & { schemaHash: string }> {
-      const { schema, type } = requireSchemaType(await deps.schemas.find(requireTarget(ctx)), name);
+    async get(ctx: EnvironmentContext, name: string): Promise<SchemaType & { schemaHash: string }> {
+      const { schema, type } = requireSchemaType(await deps.schemas.find(ctx.target), name);
       return { ...type, schemaHash: schema.schemaHash };
     },
 
@@ -105,8 +104,8 @@ export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: 
      * same. Documents are never touched: a removed field simply stops being validated
      * (interface.md "Schema endpoints"). Answers the effective schema's hash and types.
      */
-    async sync(ctx: RequestContext, input: SyncSchemaInput): Promise<SyncSchemaResult> {
-      const target = requireTarget(ctx);
+    async sync(ctx: EnvironmentContext, input: SyncSchemaInput): Promise<SyncSchemaResult> {
+      const { target } = ctx;
       const result = await withTransaction(deps.db, async (tx) => {
         const layers = await listSchemaLayers(tx, target);
         const baseLayers = layers.filter((layer) => layer.environmentId !== target.environmentId);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { invalidInput, notFound } from '@cms/core';
-import { type RequestContext, requireTarget, type Target } from '../../../http/request-context.js';
+import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
 import { EVENT_TYPES } from '../../../storage/repositories/outbox.repository.js';
 import { cancelPendingDeliveries } from '../../../storage/repositories/webhook-deliveries.repository.js';
@@ -53,14 +53,14 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   const { db, secretBox, urlPolicy } = deps;
 
   return {
-    async list(ctx: RequestContext): Promise<WebhookView[]> {
-      const target = requireTarget(ctx);
+    async list(ctx: EnvironmentContext): Promise<WebhookView[]> {
+      const { target } = ctx;
       const rows = await listWebhooks(db, scopeOf(target));
       return rows.map((row) => toWebhookView(row, target));
     },
 
-    async create(ctx: RequestContext, input: CreateWebhookInput): Promise<WebhookView> {
-      const target = requireTarget(ctx);
+    async create(ctx: EnvironmentContext, input: CreateWebhookInput): Promise<WebhookView> {
+      const { target } = ctx;
       const events = assertKnownEvents(input.events);
       await assertWebhookUrlAllowed(input.url, urlPolicy);
       const id = randomUUID();
@@ -77,8 +77,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     },
 
     /** Deactivating cancels pending deliveries: an inactive webhook gets nothing (docs/webhooks.md). */
-    async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<WebhookView> {
-      const target = requireTarget(ctx);
+    async update(ctx: EnvironmentContext, id: string, input: UpdateWebhookInput): Promise<WebhookView> {
+      const { target } = ctx;
       const events = input.events === undefined ? undefined : assertKnownEvents(input.events);
       // Checked before the transaction: it resolves DNS, which must not hold row locks.
       if (input.url !== undefined) await assertWebhookUrlAllowed(input.url, urlPolicy);
@@ -98,8 +98,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     },
 
     /** Deletes the webhook and cancels its pending deliveries (interface.md "Webhook" transitions). */
-    async remove(ctx: RequestContext, id: string): Promise<{ deleted: true; id: string }> {
-      const target = requireTarget(ctx);
+    async remove(ctx: EnvironmentContext, id: string): Promise<{ deleted: true; id: string }> {
+      const { target } = ctx;
       const scope = scopeOf(target);
       return withTransaction(db, async (tx) => {
         if (!(await markWebhookDeleted(tx, scope, id, ctx.principal.id))) throw notFound('Webhook');

@@ -1,6 +1,5 @@
 import { CmsError, notFound, type Page } from '@cms/core';
-import type { RequestContext } from '../../../http/request-context.js';
-import { requireTarget } from '../../../http/request-context.js';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import {
   type DeliveryAttemptRow,
@@ -45,12 +44,12 @@ export interface ListDeliveriesQuery {
 }
 
 /** The delivery log of a webhook and redelivery, one by one or all failed since a time. */
-export function createDeliveriesService(deps: { db: Db }) {
+export function createWebhookDeliveriesService(deps: { db: Db }) {
   const { db } = deps;
 
   /** Scope of a live webhook of the request's environment; throws NOT_FOUND. */
-  const webhookScope = async (ctx: RequestContext, webhookId: string): Promise<WebhookScope> => {
-    const scope = scopeOf(requireTarget(ctx));
+  const webhookScope = async (ctx: EnvironmentContext, webhookId: string): Promise<WebhookScope> => {
+    const scope = scopeOf(ctx.target);
     if (!(await findWebhook(db, scope, webhookId))) throw notFound('Webhook');
     return scope;
   };
@@ -68,7 +67,7 @@ export function createDeliveriesService(deps: { db: Db }) {
   };
 
   return {
-    async list(ctx: RequestContext, webhookId: string, query: ListDeliveriesQuery): Promise<Page<DeliveryView>> {
+    async list(ctx: EnvironmentContext, webhookId: string, query: ListDeliveriesQuery): Promise<Page<DeliveryView>> {
       const scope = await webhookScope(ctx, webhookId);
       const { rows, total } = await listDeliveries(db, scope, webhookId, {
         status: query.status ?? null,
@@ -78,7 +77,7 @@ export function createDeliveriesService(deps: { db: Db }) {
       return { items: rows.map(toDeliveryView), total, limit: query.limit, offset: query.offset };
     },
 
-    async get(ctx: RequestContext, webhookId: string, deliveryId: string): Promise<DeliveryDetailView> {
+    async get(ctx: EnvironmentContext, webhookId: string, deliveryId: string): Promise<DeliveryDetailView> {
       const scope = await webhookScope(ctx, webhookId);
       const row = await findDelivery(db, scope, webhookId, deliveryId);
       if (!row) throw notFound('Delivery');
@@ -86,8 +85,8 @@ export function createDeliveriesService(deps: { db: Db }) {
     },
 
     /** Starts a delivery over with the same id; one still pending is left as it is. */
-    async redeliver(ctx: RequestContext, webhookId: string, deliveryId: string): Promise<DeliveryView> {
-      const target = requireTarget(ctx);
+    async redeliver(ctx: EnvironmentContext, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+      const { target } = ctx;
       const scope = scopeOf(target);
       return withTransaction(db, async (tx) => {
         await assertRedeliverable(tx, scope, webhookId);
@@ -100,11 +99,11 @@ export function createDeliveriesService(deps: { db: Db }) {
 
     /** Starts over every failed delivery created at or after `since`. */
     async redeliverFailed(
-      ctx: RequestContext,
+      ctx: EnvironmentContext,
       webhookId: string,
       input: { status: 'failed'; since: string },
     ): Promise<{ redelivered: number }> {
-      const target = requireTarget(ctx);
+      const { target } = ctx;
       const scope = scopeOf(target);
       return withTransaction(db, async (tx) => {
         await assertRedeliverable(tx, scope, webhookId);
@@ -117,7 +116,7 @@ export function createDeliveriesService(deps: { db: Db }) {
 }
 
 /** The deliveries service's type, for action factories. */
-export type DeliveriesService = ReturnType<typeof createDeliveriesService>;
+export type WebhookDeliveriesService = ReturnType<typeof createWebhookDeliveriesService>;
 
 function toDeliveryView(row: DeliveryRow): DeliveryView {
   return {

@@ -5,10 +5,10 @@ import {
   webhooksDeliveriesRedeliverRoute,
 } from '@cms/core';
 import { type AnyAction, defineAction } from '../../../actions/define-action.js';
-import type { DeliveriesService } from './deliveries.service.js';
+import type { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 
 /** Delivery log and redelivery routes (decisions.md §6). */
-export function deliveryActions(deliveries: DeliveriesService): AnyAction[] {
+export function webhookDeliveryActions(deliveries: WebhookDeliveriesService): AnyAction[] {
   return [
     defineAction({
       route: webhooksDeliveriesListRoute,

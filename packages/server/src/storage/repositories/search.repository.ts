@@ -3,6 +3,8 @@
  * The vectors are expressions over the row, indexed by migration 0016; plans in docs/performance.md
  * "Search". Every statement filters by project and environment. What is searched is what a reader
  * sees: frontmatter strings that are exactly a UUID (reference ids) are left out (`cms_search_text`).
+ * Migrations 0009 and 0016 name this file by its former name, `document-search.repository.ts`
+ * (landed migrations are never edited).
  */
 import type { Queryable } from '../db.js';
 import type { Scope } from './document-row.js';
