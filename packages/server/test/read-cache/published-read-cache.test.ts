@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createPublishedReadCache } from '../../src/modules/domain-content/read-cache/published-read-cache.js';
 import type { Db } from '../../src/storage/db.js';
 import { openPostgresDb } from '../../src/storage/postgres-db.js';
@@ -20,7 +20,8 @@ async function busOnTestDatabase() {
 }
 
 const answer = (bytes: number) => ({ body: Buffer.alloc(bytes, 'x'), etag: '"e"' });
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** On PostgreSQL a NOTIFY comes back through the LISTEN connection a moment after it is sent. */
+const heard = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 5 });
 
 describe('the published read cache', () => {
   it('keeps entries within its byte budget, evicting the least recently used', async () => {
@@ -47,8 +48,7 @@ describe('the published read cache', () => {
     cache.store('a', 'a-item', before, answer(10));
     cache.store('b', 'b-item', before, answer(10));
     await db.notify(db, INVALIDATION_CHANNEL, 'content:a');
-    await flush();
-    expect(cache.get('a', 'a-item')).toBeUndefined();
+    await heard(() => expect(cache.get('a', 'a-item')).toBeUndefined());
     expect(cache.get('b', 'b-item')).toBeDefined();
     // Read begun before the change, finished after: not stored.
     cache.store('a', 'a-late', before, answer(10));
@@ -57,9 +57,8 @@ describe('the published read cache', () => {
     expect(cache.get('a', 'a-item')).toBeDefined();
     // `content` without a key and any schema change: every environment.
     await db.notify(db, INVALIDATION_CHANNEL, 'schema:b');
-    await flush();
+    await heard(() => expect(cache.count()).toBe(0));
     expect(cache.get('a', 'a-item')).toBeUndefined();
-    expect(cache.count()).toBe(0);
   });
 
   it('with a budget of 0 keeps nothing', async () => {
