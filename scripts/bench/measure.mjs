@@ -212,10 +212,20 @@ export function emptyResult(endpoint, kind, connections) {
   };
 }
 
+/**
+ * Answers that count as failures: errors and non-2xx statuses, except 304, which only the
+ * revalidation rows provoke (they send `If-None-Match`) and which is their expected answer.
+ * @param {LoadResult} load
+ */
+export function failedAnswers(load) {
+  return load.non2xx - (load.statusCodes['304'] ?? 0) + load.errors;
+}
+
 /** @param {LoadResult} load */
 export function describe(load) {
-  const failures = load.non2xx + load.errors;
-  return `${Math.round(load.rps)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms${failures ? `, ${failures} failed` : ''}`;
+  const failures = failedAnswers(load);
+  const notModified = load.statusCodes['304'] ? `, ${load.statusCodes['304']} × 304` : '';
+  return `${Math.round(load.rps)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms${notModified}${failures ? `, ${failures} failed` : ''}`;
 }
 
 /**
