@@ -3,6 +3,7 @@ import { ApiError, auth, type CliChallenge } from '../api/index.js';
 import { navigate, useLocation } from '../router.js';
 import { toApiError } from '../state/studio-context.js';
 import { AuthCard } from '../ui/auth-card.js';
+import { CopyButton } from '../ui/copy-button.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
 
 /** The loopback address the command line listens on, with the challenge and code added. */
@@ -28,7 +29,6 @@ export function CliAuthorizePage() {
   const here = `${path}?${query}`;
   const [state, setState] = useState<State>({ step: 'loading' });
   const [busy, setBusy] = useState(false);
-  const [copied, setCopied] = useState(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once per challenge; `here` matters only when signed out
   useEffect(() => {
@@ -86,15 +86,6 @@ export function CliAuthorizePage() {
     }
   };
 
-  const copy = async (code: string) => {
-    try {
-      await navigator.clipboard.writeText(code);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
-
   return (
     <AuthCard title="Authorize the command line">
       {state.step === 'loading' ? <Loading /> : null}
@@ -126,9 +117,7 @@ export function CliAuthorizePage() {
           <p className="code-display">
             <output aria-label="One-time code">{state.code}</output>
           </p>
-          <button type="button" onClick={() => copy(state.code)}>
-            {copied ? 'Copied' : 'Copy code'}
-          </button>
+          <CopyButton text={state.code} label="Copy code" confirm="button" />
         </>
       ) : null}
       {state.step === 'sent' ? <Notice kind="success">Authorized. Returning to the command line…</Notice> : null}

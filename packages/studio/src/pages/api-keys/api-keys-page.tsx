@@ -7,10 +7,10 @@ import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { SCOPES } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, type ApiKeyEntry, apiKeys, type Environment, environments } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { CopyButton } from '../../ui/copy-button.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { TextField } from '../../ui/text-field.js';
 import { formatTime } from '../dashboard-page.js';
-import { CopyButton } from './copy-button.js';
 
 /** What each scope lets a key do, in words. */
 const SCOPE_HINTS: Record<string, string> = {
@@ -223,7 +223,7 @@ function NewKeyPanel({ created, onDone }: { created: ApiKeyEntry & { apiKey: str
         </output>
       </p>
       <div className="actions">
-        <CopyButton text={created.apiKey} label="Copy key" describedBy={warning} />
+        <CopyButton text={created.apiKey} label="Copy key" confirm="button" describedBy={warning} />
         <button type="button" onClick={onDone}>
           Done, I have copied it
         </button>

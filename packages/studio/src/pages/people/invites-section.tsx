@@ -9,9 +9,9 @@ import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore 
 import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, type InviteEntry, type PendingInviteEntry, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { CopyButton } from '../../ui/copy-button.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
 import { TextField } from '../../ui/text-field.js';
-import { CopyButton } from '../api-keys/copy-button.js';
 import { formatTime } from '../dashboard-page.js';
 import { ROLE_HELP } from './roles.js';
 
@@ -174,7 +174,7 @@ export function InvitesSection() {
                         aria-label={`Invitation link for ${invite.email}`}
                         onFocus={(e) => e.target.select()}
                       />
-                      <CopyButton text={link} label="Copy link" />
+                      <CopyButton text={link} label="Copy link" confirm="button" />
                     </>
                   ) : null}
                   <button

@@ -2,10 +2,10 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { ApiError } from '../../api/index.js';
 import { navigate, useLocation } from '../../router.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { ConfirmDialog } from '../../ui/confirm-dialog.js';
+import { CopyButton } from '../../ui/copy-button.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { formatTime } from '../dashboard-page.js';
-import { ConfirmDialog } from '../media/confirm-dialog.js';
-import { CopyButton } from '../media/copy-button.js';
 import { DeliveryLog } from './delivery-log.js';
 import { WebhookForm, type WebhookFormValues } from './webhook-form.js';
 import { generateWebhookSecret } from './webhook-secret.js';
@@ -271,7 +271,7 @@ function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDo
         onFocus={(event) => event.target.select()}
       />
       <div className="row-actions">
-        <CopyButton text={secret} label="Copy secret" />
+        <CopyButton text={secret} label="Copy secret" confirm="beside" />
         <button type="button" onClick={onDone}>
           I have stored it
         </button>
