@@ -8,6 +8,7 @@ import { SCOPES } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, type ApiKeyEntry, apiKeys, type Environment, environments } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
+import { Field } from '../../ui/field.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { TextField } from '../../ui/text-field.js';
 import { formatTime } from '../dashboard-page.js';
@@ -404,27 +405,18 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyEntry & { apiKey:
             </small>
           ) : null}
         </fieldset>
-        <div className="field">
-          <label htmlFor={`${ids}-expiry`}>Expires</label>
-          <select
-            id={`${ids}-expiry`}
-            value={expiry}
-            onChange={(e) => setExpiry(e.target.value as Expiry)}
-            aria-invalid={problems.expiry && expiry !== 'date' ? true : undefined}
-            aria-describedby={problems.expiry && expiry !== 'date' ? `${ids}-expiry-error` : undefined}
-          >
-            <option value="never">Never</option>
-            <option value="30">In 30 days</option>
-            <option value="90">In 90 days</option>
-            <option value="365">In a year</option>
-            <option value="date">On a date…</option>
-          </select>
-          {problems.expiry && expiry !== 'date' ? (
-            <small id={`${ids}-expiry-error`} className="field-error">
-              {problems.expiry}
-            </small>
-          ) : null}
-        </div>
+        {/* A refused date shows on the date field below; any other refused expiry here. */}
+        <Field label="Expires" error={expiry === 'date' ? null : problems.expiry}>
+          {(control) => (
+            <select {...control} value={expiry} onChange={(e) => setExpiry(e.target.value as Expiry)}>
+              <option value="never">Never</option>
+              <option value="30">In 30 days</option>
+              <option value="90">In 90 days</option>
+              <option value="365">In a year</option>
+              <option value="date">On a date…</option>
+            </select>
+          )}
+        </Field>
         {expiry === 'date' ? (
           <TextField
             label="Expiry date"

@@ -6,6 +6,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { type ApiError, type Environment, environments } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { Field } from '../../ui/field.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { TextField } from '../../ui/text-field.js';
 import { formatTime } from '../dashboard-page.js';
@@ -248,16 +249,17 @@ function CreateEnvironmentForm({
           </label>
         </fieldset>
         {mode !== 'empty' ? (
-          <div className="field">
-            <label htmlFor={`${ids}-source`}>{mode === 'clone' ? 'Copy of' : 'Extends'}</label>
-            <select id={`${ids}-source`} value={source} onChange={(e) => setSource(e.target.value)}>
-              {list.map((env) => (
-                <option key={env.name} value={env.name}>
-                  {env.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field label={mode === 'clone' ? 'Copy of' : 'Extends'}>
+            {(control) => (
+              <select {...control} value={source} onChange={(e) => setSource(e.target.value)}>
+                {list.map((env) => (
+                  <option key={env.name} value={env.name}>
+                    {env.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         ) : null}
         <ErrorNotice error={error} title="The environment was not created." />
         <button type="submit" className="primary" disabled={busy}>

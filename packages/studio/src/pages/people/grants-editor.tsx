@@ -4,7 +4,6 @@
  */
 
 import { useEffect, useId, useRef, useState } from 'react';
-import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
 import {
   type ApiError,
   type Environment,
@@ -15,6 +14,7 @@ import {
 } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { RoleSelect } from '../../ui/role-select.js';
 
 interface Row extends GrantEntry {
   key: number;
@@ -149,17 +149,11 @@ export function GrantsEditor({ user, onClose }: { user: UserEntry; onClose: () =
                     </select>
                   </td>
                   <td>
-                    <select
+                    <RoleSelect
                       aria-label={`Role of grant ${index + 1}`}
                       value={row.role}
-                      onChange={(e) => change(row.key, { role: e.target.value as Role })}
-                    >
-                      {ROLES.map((role) => (
-                        <option key={role} value={role}>
-                          {role}
-                        </option>
-                      ))}
-                    </select>
+                      onChange={(role) => change(row.key, { role })}
+                    />
                   </td>
                   <td>
                     <button

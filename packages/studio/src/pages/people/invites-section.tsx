@@ -6,14 +6,15 @@
  */
 
 import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
+import type { Role } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, type InviteEntry, type PendingInviteEntry, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
+import { Field } from '../../ui/field.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
+import { ROLE_HELP, RoleSelect } from '../../ui/role-select.js';
 import { TextField } from '../../ui/text-field.js';
 import { formatTime } from '../dashboard-page.js';
-import { ROLE_HELP } from './roles.js';
 
 // Invites sent in this tab: kept in memory only (the links are secrets), newest first.
 let sent: InviteEntry[] = [];
@@ -109,35 +110,25 @@ export function InvitesSection() {
           onChange={(e) => setEmail(e.target.value)}
           error={problems.email}
         />
-        <div className="field">
-          <label htmlFor="invite-project">Project</label>
-          <select id="invite-project" value={project} onChange={(e) => setProject(e.target.value)}>
-            <option value="">No project: the role applies to the whole instance</option>
-            {bootstrap.projects.map((p) => (
-              <option key={p.slug} value={p.slug}>
-                {p.name} ({p.slug})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="invite-role">Role</label>
-          <small className="hint" id="invite-role-hint">
-            With a project, the role is granted in that project, every environment. {ROLE_HELP}
-          </small>
-          <select
-            id="invite-role"
-            aria-describedby="invite-role-hint"
-            value={role}
-            onChange={(e) => setRole(e.target.value as Role)}
-          >
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field id="invite-project" label="Project">
+          {(control) => (
+            <select {...control} value={project} onChange={(e) => setProject(e.target.value)}>
+              <option value="">No project: the role applies to the whole instance</option>
+              {bootstrap.projects.map((p) => (
+                <option key={p.slug} value={p.slug}>
+                  {p.name} ({p.slug})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          id="invite-role"
+          label="Role"
+          hint={`With a project, the role is granted in that project, every environment. ${ROLE_HELP}`}
+        >
+          {(control) => <RoleSelect {...control} value={role} onChange={setRole} />}
+        </Field>
         <ErrorNotice error={error} title="The invitation was not created." />
         {message ? <Notice kind="success">{message}</Notice> : null}
         <button type="submit" className="primary" disabled={busy}>

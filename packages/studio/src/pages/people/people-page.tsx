@@ -5,15 +5,16 @@
  */
 
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
+import type { Role } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, people, type UserEntry } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { Field } from '../../ui/field.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { ROLE_HELP, RoleSelect } from '../../ui/role-select.js';
 import { TextField } from '../../ui/text-field.js';
 import { formatTime } from '../dashboard-page.js';
 import { GrantsEditor } from './grants-editor.js';
 import { InvitesSection } from './invites-section.js';
-import { ROLE_HELP } from './roles.js';
 import { SessionsSection } from './sessions-section.js';
 
 const PAGE_SIZE = 50;
@@ -143,17 +144,11 @@ function UsersSection() {
                       </th>
                       <td>
                         <div className="actions">
-                          <select
+                          <RoleSelect
                             aria-label={`Role of ${user.email}`}
                             value={chosen}
-                            onChange={(e) => setRoles((all) => ({ ...all, [user.id]: e.target.value as Role }))}
-                          >
-                            {ROLES.map((role) => (
-                              <option key={role} value={role}>
-                                {role}
-                              </option>
-                            ))}
-                          </select>
+                            onChange={(role) => setRoles((all) => ({ ...all, [user.id]: role }))}
+                          />
                           <button
                             type="button"
                             disabled={chosen === user.role || busy === user.id}
@@ -269,24 +264,9 @@ function CreateUserForm({ onCreated }: { onCreated: (user: UserEntry) => unknown
           onChange={(e) => setEmail(e.target.value)}
           error={problems.email}
         />
-        <div className="field">
-          <label htmlFor="new-user-role">Role</label>
-          <small className="hint" id="new-user-role-hint">
-            {ROLE_HELP}
-          </small>
-          <select
-            id="new-user-role"
-            aria-describedby="new-user-role-hint"
-            value={role}
-            onChange={(e) => setRole(e.target.value as Role)}
-          >
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field id="new-user-role" label="Role" hint={ROLE_HELP}>
+          {(control) => <RoleSelect {...control} value={role} onChange={setRole} />}
+        </Field>
         <TextField
           label="Password (optional)"
           hint="Without one, the person cannot sign in until a password is set; an invite lets them choose their own."
