@@ -12,6 +12,7 @@ import { Slot } from '../extensions/slot.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { Empty, ErrorNotice, Loading } from '../ui/notice.js';
+import { Pager } from '../ui/pager.js';
 import { labelOf } from '../ui/shell.js';
 import { formatTime } from './dashboard-page.js';
 import { titleOf } from './document-title.js';
@@ -131,10 +132,6 @@ export function ContentListPage({ type }: { type: string }) {
       </>
     );
   }
-
-  const total = rows.kind === 'loading' ? 0 : rows.total;
-  const first = total === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
-  const last = Math.min(total, page * PAGE_SIZE);
 
   return (
     <>
@@ -266,19 +263,12 @@ export function ContentListPage({ type }: { type: string }) {
           ))}
         </ul>
       ) : null}
-      {total > 0 ? (
-        <nav className="pager" aria-label="Pages">
-          <span role="status">
-            {first}–{last} of {total}
-          </span>
-          <button type="button" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) })}>
-            Previous page
-          </button>
-          <button type="button" disabled={last >= total} onClick={() => setQuery({ page: String(page + 1) })}>
-            Next page
-          </button>
-        </nav>
-      ) : null}
+      <Pager
+        page={page}
+        pageSize={PAGE_SIZE}
+        total={rows.kind === 'loading' ? 0 : rows.total}
+        onPage={(to) => setQuery({ page: String(to) })}
+      />
     </>
   );
 }

@@ -3,6 +3,7 @@ import type { ApiError } from '../../api/index.js';
 import { navigate, useLocation } from '../../router.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { Pager } from '../../ui/pager.js';
 import { formatTime } from '../dashboard-page.js';
 import {
   MEDIA_CATEGORIES,
@@ -145,9 +146,6 @@ export function MediaLibraryPage() {
   };
 
   const filtered = Boolean(q || category || uploadedBy || uploadedFrom || uploadedTo);
-  const total = listing.state === 'ready' ? listing.total : 0;
-  const first = total === 0 ? 0 : (page - 1) * MEDIA_PAGE_SIZE + 1;
-  const last = Math.min(total, page * MEDIA_PAGE_SIZE);
   const uploaderOptions =
     uploadedBy && !uploaders.some((u) => u.id === uploadedBy)
       ? [...uploaders, { id: uploadedBy, label: uploadedBy }]
@@ -287,19 +285,13 @@ export function MediaLibraryPage() {
               ))}
             </ul>
           ) : null}
-          {total > 0 ? (
-            <nav className="pager" aria-label="Pages">
-              <span role="status">
-                {first}–{last} of {total} {total === 1 ? 'file' : 'files'}
-              </span>
-              <button type="button" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) })}>
-                Previous page
-              </button>
-              <button type="button" disabled={last >= total} onClick={() => setQuery({ page: String(page + 1) })}>
-                Next page
-              </button>
-            </nav>
-          ) : null}
+          <Pager
+            page={page}
+            pageSize={MEDIA_PAGE_SIZE}
+            total={listing.state === 'ready' ? listing.total : 0}
+            unit={{ one: 'file', many: 'files' }}
+            onPage={(to) => setQuery({ page: String(to) })}
+          />
         </div>
         {selected ? (
           <MediaDetails

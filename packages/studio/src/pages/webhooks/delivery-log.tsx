@@ -2,6 +2,7 @@ import { type FormEvent, Fragment, useCallback, useEffect, useId, useState } fro
 import type { ApiError } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { Pager } from '../../ui/pager.js';
 import { formatTime } from '../dashboard-page.js';
 import {
   DELIVERIES_PAGE_SIZE,
@@ -132,10 +133,6 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
       setError(toApiError(caught));
     }
   };
-
-  const total = log.state === 'ready' ? log.total : 0;
-  const first = total === 0 ? 0 : (page - 1) * DELIVERIES_PAGE_SIZE + 1;
-  const last = Math.min(total, page * DELIVERIES_PAGE_SIZE);
 
   return (
     <section className="delivery-log panel" aria-labelledby={`${id}-title`}>
@@ -281,19 +278,13 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
           </table>
         </div>
       ) : null}
-      {total > 0 ? (
-        <nav className="pager" aria-label="Delivery pages">
-          <span role="status">
-            {first}–{last} of {total}
-          </span>
-          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous page
-          </button>
-          <button type="button" disabled={last >= total} onClick={() => setPage(page + 1)}>
-            Next page
-          </button>
-        </nav>
-      ) : null}
+      <Pager
+        label="Delivery pages"
+        page={page}
+        pageSize={DELIVERIES_PAGE_SIZE}
+        total={log.state === 'ready' ? log.total : 0}
+        onPage={setPage}
+      />
     </section>
   );
 }
