@@ -1,11 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { auth } from '../api/index.js';
 import { navigate, useLocation } from '../router.js';
-import { toApiError } from '../state/studio-context.js';
 import { AuthCard } from '../ui/auth-card.js';
-import { ErrorNotice, Notice } from '../ui/notice.js';
+import { AuthForm, useAuthSubmit } from '../ui/auth-form.js';
+import { NewPasswordFields, passwordProblem } from '../ui/new-password-fields.js';
+import { Notice } from '../ui/notice.js';
 import { TextField } from '../ui/text-field.js';
-import { passwordProblem } from './password-rules.js';
 
 /** First start: the address the server logged creates the first administrator. */
 export function SetupPage() {
@@ -15,23 +15,15 @@ export function SetupPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [touched, setTouched] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ReturnType<typeof toApiError> | null>(null);
-  const problem = passwordProblem(password, confirm);
+  const { busy, error, submit } = useAuthSubmit();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const send = () => {
     setTouched(true);
-    if (problem || !email) return;
-    setBusy(true);
-    setError(null);
-    try {
+    if (passwordProblem(password, confirm) || !email) return;
+    void submit(async () => {
       await auth.setup(token, email, password);
       navigate('/', { replace: true });
-    } catch (caught) {
-      setError(toApiError(caught));
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -41,8 +33,14 @@ export function SetupPage() {
           This page needs the setup address the server printed at its first start (it ends in <code>?token=…</code>).
         </Notice>
       ) : null}
-      <ErrorNotice error={error} />
-      <form onSubmit={submit} noValidate>
+      <AuthForm
+        error={error}
+        busy={busy}
+        disabled={!token}
+        submitLabel="Create administrator"
+        busyLabel="Creating…"
+        onSubmit={send}
+      >
         <TextField
           label="Email"
           type="email"
@@ -51,29 +49,14 @@ export function SetupPage() {
           value={email}
           onChange={(e) => setEmail(e.target.value)}
         />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint="12 to 256 characters."
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={touched && problem && problem !== 'The two passwords differ.' ? problem : null}
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          showProblem={touched}
         />
-        <TextField
-          label="Repeat password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          error={touched && problem === 'The two passwords differ.' ? problem : null}
-        />
-        <button type="submit" className="primary" disabled={busy || !token}>
-          {busy ? 'Creating…' : 'Create administrator'}
-        </button>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }
