@@ -72,10 +72,9 @@ export function CliAuthorizePage() {
     setBusy(true);
     try {
       const answer = await auth.cliAuthorize(challengeId);
-      const callbackUrl = answer.callbackUrl ?? challenge.callbackUrl;
-      if (callbackUrl) {
+      if (challenge.callbackUrl) {
         setState({ step: 'sent' });
-        window.location.assign(callbackAddress(callbackUrl, challengeId, answer.code));
+        window.location.assign(callbackAddress(challenge.callbackUrl, challengeId, answer.code));
         return;
       }
       setState({ step: 'done', code: answer.code, challenge });

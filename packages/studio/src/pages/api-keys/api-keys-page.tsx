@@ -5,7 +5,14 @@
  */
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { SCOPES } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, type ApiKeyEntry, apiKeys, type Environment, environments } from '../../api/index.js';
+import {
+  type ApiError,
+  type ApiKey,
+  apiKeys,
+  type CreatedApiKey,
+  type Environment,
+  environments,
+} from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { Field } from '../../ui/field.js';
@@ -50,16 +57,16 @@ export function expiryOf(choice: Expiry, date: string, now = new Date()): string
   return new Date(now.getTime() + Number(choice) * 24 * 60 * 60 * 1000).toISOString();
 }
 
-function statusOf(key: ApiKeyEntry, now: number): 'active' | 'revoked' | 'expired' {
+function statusOf(key: ApiKey, now: number): 'active' | 'revoked' | 'expired' {
   if (key.revokedAt) return 'revoked';
   if (key.expiresAt && Date.parse(key.expiresAt) <= now) return 'expired';
   return 'active';
 }
 
 export function ApiKeysPage() {
-  const [keys, setKeys] = useState<ApiKeyEntry[] | null>(null);
+  const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [created, setCreated] = useState<(ApiKeyEntry & { apiKey: string }) | null>(null);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [showInactive, setShowInactive] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
 
@@ -75,7 +82,7 @@ export function ApiKeysPage() {
     void load();
   }, [load]);
 
-  const revoke = async (key: ApiKeyEntry) => {
+  const revoke = async (key: ApiKey) => {
     if (!window.confirm(`Revoke the key "${key.label}" (${key.prefix}…)? Anything using it stops working at once.`)) {
       return;
     }
@@ -207,7 +214,7 @@ export function ApiKeysPage() {
 }
 
 /** The new key, this once, with a copy button and the warning that it is not shown again. */
-function NewKeyPanel({ created, onDone }: { created: ApiKeyEntry & { apiKey: string }; onDone: () => void }) {
+function NewKeyPanel({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
   const warning = useId();
   return (
     <section className="panel secret-panel" aria-labelledby="new-key-heading">
@@ -240,7 +247,7 @@ interface ProjectEnvironments {
   error: ApiError | null;
 }
 
-function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyEntry & { apiKey: string }) => Promise<void> }) {
+function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => Promise<void> }) {
   const { bootstrap } = useStudio();
   const [label, setLabel] = useState('');
   const [scopes, setScopes] = useState<Set<string>>(new Set(['content:read']));

@@ -9,18 +9,18 @@ import {
   DEFAULT_LOCALE,
   type Environment,
   environments,
-  type PromotePlanEntry,
+  type PromotePlanItem,
 } from '../../api/index.js';
 import { toApiError } from '../../state/studio-context.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
 
-const ACTION_WORDS: Record<PromotePlanEntry['action'], string> = {
+const ACTION_WORDS: Record<PromotePlanItem['action'], string> = {
   create: 'Create',
   update: 'Update',
   unchanged: 'Unchanged',
   conflict: 'Conflict',
 };
-const ACTION_BADGE: Record<PromotePlanEntry['action'], string> = {
+const ACTION_BADGE: Record<PromotePlanItem['action'], string> = {
   create: 'badge-published',
   update: 'badge-changed',
   unchanged: 'badge-draft',
@@ -28,8 +28,8 @@ const ACTION_BADGE: Record<PromotePlanEntry['action'], string> = {
 };
 
 /** "2 to create, 1 to update, 3 unchanged, 1 conflict". */
-export function summaryOf(plan: PromotePlanEntry[]): string {
-  const count = (action: PromotePlanEntry['action']) => plan.filter((item) => item.action === action).length;
+export function summaryOf(plan: PromotePlanItem[]): string {
+  const count = (action: PromotePlanItem['action']) => plan.filter((item) => item.action === action).length;
   const parts = [
     `${count('create')} to create`,
     `${count('update')} to update`,
@@ -39,9 +39,9 @@ export function summaryOf(plan: PromotePlanEntry[]): string {
   return parts.join(', ');
 }
 
-const selectable = (item: PromotePlanEntry) => item.action === 'create' || item.action === 'update';
+const selectable = (item: PromotePlanItem) => item.action === 'create' || item.action === 'update';
 
-type Outcome = { kind: 'dry' | 'applied' | 'refused'; plan: PromotePlanEntry[] };
+type Outcome = { kind: 'dry' | 'applied' | 'refused'; plan: PromotePlanItem[] };
 
 export function PromotePanel({
   project,
@@ -61,7 +61,7 @@ export function PromotePanel({
   const [target, setTarget] = useState(() =>
     firstSource === defaultName ? (list.find((env) => env.name !== defaultName)?.name ?? '') : defaultName,
   );
-  const [plan, setPlan] = useState<PromotePlanEntry[] | null>(null);
+  const [plan, setPlan] = useState<PromotePlanItem[] | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [error, setError] = useState<ApiError | null>(null);

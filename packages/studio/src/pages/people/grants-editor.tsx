@@ -4,23 +4,16 @@
  */
 
 import { useEffect, useId, useRef, useState } from 'react';
-import {
-  type ApiError,
-  type Environment,
-  environments,
-  type GrantEntry,
-  people,
-  type UserEntry,
-} from '../../api/index.js';
+import { type ApiError, type Environment, environments, type Grant, people, type User } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { RoleSelect } from '../../ui/role-select.js';
 
-interface Row extends GrantEntry {
+interface Row extends Grant {
   key: number;
 }
 
-export function GrantsEditor({ user, onClose }: { user: UserEntry; onClose: () => void }) {
+export function GrantsEditor({ user, onClose }: { user: User; onClose: () => void }) {
   const { bootstrap } = useStudio();
   const projects = bootstrap.projects;
   const [rows, setRows] = useState<Row[] | null>(null);
@@ -57,10 +50,10 @@ export function GrantsEditor({ user, onClose }: { user: UserEntry; onClose: () =
     }
   }, [rows]);
 
-  const change = (key: number, patch: Partial<GrantEntry>) =>
+  const change = (key: number, patch: Partial<Grant>) =>
     setRows((all) => (all ?? []).map((row) => (row.key === key ? { ...row, ...patch } : row)));
 
-  const grantsOf = (list: Row[]): GrantEntry[] =>
+  const grantsOf = (list: Row[]): Grant[] =>
     list.map(({ project, environment, role }) => ({ project, environment, role }));
   const dirty = rows !== null && JSON.stringify(grantsOf(rows)) !== saved;
 

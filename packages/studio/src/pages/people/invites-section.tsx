@@ -7,7 +7,7 @@
 
 import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Role } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, type InviteEntry, type PendingInviteEntry, people } from '../../api/index.js';
+import { type ApiError, type Invite, type PendingInvite, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { Field } from '../../ui/field.js';
@@ -17,9 +17,9 @@ import { TextField } from '../../ui/text-field.js';
 import { formatTime } from '../dashboard-page.js';
 
 // Invites sent in this tab: kept in memory only (the links are secrets), newest first.
-let sent: InviteEntry[] = [];
+let sent: Invite[] = [];
 const listeners = new Set<() => void>();
-function remember(invite: InviteEntry) {
+function remember(invite: Invite) {
   // A new invite for an email withdraws that email's earlier ones (as the server does).
   sent = [invite, ...sent.filter((i) => i.email !== invite.email)];
   for (const listener of listeners) listener();
@@ -39,7 +39,7 @@ export function InvitesSection() {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState<PendingInviteEntry[] | null>(null);
+  const [pending, setPending] = useState<PendingInvite[] | null>(null);
   const [listError, setListError] = useState<ApiError | null>(null);
 
   const load = useCallback(async () => {
@@ -55,7 +55,7 @@ export function InvitesSection() {
     void load();
   }, [load]);
 
-  const withdraw = async (invite: PendingInviteEntry) => {
+  const withdraw = async (invite: PendingInvite) => {
     if (!window.confirm(`Withdraw the invitation for ${invite.email}? Its link stops working.`)) return;
     setMessage(null);
     try {

@@ -6,7 +6,7 @@
 
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import type { Role } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, people, type UserEntry } from '../../api/index.js';
+import { type ApiError, people, type User } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { Field } from '../../ui/field.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
@@ -44,12 +44,12 @@ export function PeoplePage() {
 function UsersSection() {
   const { bootstrap } = useStudio();
   const [offset, setOffset] = useState(0);
-  const [page, setPage] = useState<{ users: UserEntry[]; total: number } | null>(null);
+  const [page, setPage] = useState<{ users: User[]; total: number } | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [roles, setRoles] = useState<Record<string, Role>>({});
-  const [editing, setEditing] = useState<UserEntry | null>(null);
+  const [editing, setEditing] = useState<User | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
   const load = useCallback(async (at: number) => {
@@ -66,7 +66,7 @@ function UsersSection() {
     void load(offset);
   }, [load, offset]);
 
-  const act = async (user: UserEntry, change: { role?: Role; disabled?: boolean }, done: string) => {
+  const act = async (user: User, change: { role?: Role; disabled?: boolean }, done: string) => {
     setBusy(user.id);
     setError(null);
     setMessage(null);
@@ -85,7 +85,7 @@ function UsersSection() {
     }
   };
 
-  const toggleDisabled = (user: UserEntry) => {
+  const toggleDisabled = (user: User) => {
     if (
       !user.disabled &&
       !window.confirm(
@@ -134,7 +134,8 @@ function UsersSection() {
               </thead>
               <tbody>
                 {page.users.map((user) => {
-                  const chosen = roles[user.id] ?? user.role;
+                  const picked = roles[user.id];
+                  const chosen = picked ?? user.role;
                   const self = user.id === bootstrap.me.principalId;
                   return (
                     <tr key={user.id}>
@@ -152,7 +153,7 @@ function UsersSection() {
                           <button
                             type="button"
                             disabled={chosen === user.role || busy === user.id}
-                            onClick={() => act(user, { role: chosen }, `${user.email} is now ${chosen}.`)}
+                            onClick={() => picked && act(user, { role: picked }, `${user.email} is now ${picked}.`)}
                             aria-label={`Save role of ${user.email}`}
                           >
                             Save role
@@ -217,7 +218,7 @@ function UsersSection() {
   );
 }
 
-function CreateUserForm({ onCreated }: { onCreated: (user: UserEntry) => unknown }) {
+function CreateUserForm({ onCreated }: { onCreated: (user: User) => unknown }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const [password, setPassword] = useState('');

@@ -4,7 +4,7 @@
  * (`DELETE /api/v1/auth/sessions/{id}` each; the last answer clears this browser's cookies).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { type ApiError, people, type SessionEntry } from '../../api/index.js';
+import { type ApiError, people, type Session } from '../../api/index.js';
 import { navigate } from '../../router.js';
 import { toApiError } from '../../state/studio-context.js';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
@@ -39,7 +39,7 @@ export function deviceOf(userAgent: string | null | undefined): string {
 }
 
 export function SessionsSection() {
-  const [sessions, setSessions] = useState<SessionEntry[] | null>(null);
+  const [sessions, setSessions] = useState<Session[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -60,7 +60,7 @@ export function SessionsSection() {
     void load();
   }, [load]);
 
-  const end = async (session: SessionEntry) => {
+  const end = async (session: Session) => {
     setBusy(true);
     setError(null);
     setMessage(null);

@@ -1,6 +1,5 @@
 import { type ReactElement, useEffect, useState } from 'react';
-import type { ApiError } from '../../api/index.js';
-import { at, viaSdk } from '../../api/sdk.js';
+import { type ApiError, schema } from '../../api/index.js';
 import type { ArrayItems, FieldMetadata, SchemaType } from '../../editor/core-schema.js';
 import { Link, useLocation } from '../../router.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
@@ -41,10 +40,8 @@ export function SchemaPage() {
     let live = true;
     setLoaded(null);
     setError(null);
-    const here = viaSdk<{ types: SchemaType[]; schemaHash: string }>(() => at(target).schema.get());
-    const base = baseName
-      ? viaSdk<{ types: SchemaType[] }>(() => at({ project: target.project, environment: baseName }).schema.get())
-      : Promise.resolve(null);
+    const here = schema.get(target);
+    const base = baseName ? schema.get({ project: target.project, environment: baseName }) : Promise.resolve(null);
     Promise.all([here, base]).then(
       ([mine, theirs]) =>
         live &&
