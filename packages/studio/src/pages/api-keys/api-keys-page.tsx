@@ -3,7 +3,7 @@
  * optional expiry; the key is shown once), list every key the signed-in person could have created
  * (the command line's `cms_key_cli_` keys from the device flow among them) and revoke them.
  */
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { SCOPES } from '../../../../core/src/auth/scopes.js';
 import {
   type ApiError,
@@ -15,9 +15,11 @@ import {
 } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
+import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
-import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { TextField } from '../../ui/text-field.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { formatTime } from '../dashboard-page.js';
 
 /** What each scope lets a key do, in words. */
@@ -64,23 +66,11 @@ function statusOf(key: ApiKey, now: number): 'active' | 'revoked' | 'expired' {
 }
 
 export function ApiKeysPage() {
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
+  const keys = useApiData(() => apiKeys.list(), []);
   const [error, setError] = useState<ApiError | null>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [showInactive, setShowInactive] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setKeys(await apiKeys.list());
-    } catch (caught) {
-      setError(toApiError(caught));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const revoke = async (key: ApiKey) => {
     if (!window.confirm(`Revoke the key "${key.label}" (${key.prefix}…)? Anything using it stops working at once.`)) {
@@ -91,14 +81,14 @@ export function ApiKeysPage() {
     try {
       await apiKeys.revoke(key.id);
       setMessage(`Revoked "${key.label}".`);
-      await load();
+      await keys.reload();
     } catch (caught) {
       setError(toApiError(caught));
     }
   };
 
   const now = Date.now();
-  const shown = keys?.filter((key) => showInactive || statusOf(key, now) === 'active') ?? null;
+  const shown = keys.data?.filter((key) => showInactive || statusOf(key, now) === 'active') ?? null;
 
   return (
     <>
@@ -115,99 +105,82 @@ export function ApiKeysPage() {
           onCreated={async (key) => {
             setCreated(key);
             setMessage(null);
-            await load();
+            await keys.reload();
           }}
         />
       )}
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
-        <ErrorNotice error={error} />
+        <ErrorNotice error={error ?? keys.error} />
         {message ? <Notice kind="success">{message}</Notice> : null}
         <label className="field-inline">
           <input type="checkbox" checked={showInactive} onChange={(e) => setShowInactive(e.target.checked)} />
           Show revoked and expired keys
         </label>
-        {keys === null && !error ? <Loading /> : null}
-        {shown && shown.length === 0 ? <Empty>No keys yet.</Empty> : null}
-        {shown && shown.length > 0 ? (
-          <div className="table-scroll">
-            <table className="list admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">Label</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Projects and environments</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((key) => {
-                  const status = statusOf(key, now);
-                  return (
-                    <tr key={key.id}>
-                      <td>
-                        <strong>{key.label}</strong>
-                        <br />
-                        <code>{key.prefix}…</code>
-                        <br />
-                        <small className="muted">created {formatTime(key.createdAt)}</small>
-                      </td>
-                      <td>{kindLabel(key.kind)}</td>
-                      <td>
-                        {key.scopes.length === SCOPES.length ? (
-                          'every scope'
-                        ) : (
-                          <ul className="plain-list">
-                            {key.scopes.map((scope) => (
-                              <li key={scope}>
-                                <code>{scope}</code>
-                              </li>
-                            ))}
-                          </ul>
-                        )}
-                      </td>
-                      <td>
-                        <ul className="plain-list">
-                          {key.contextAllowlist.map((pair) => (
-                            <li key={pairKey(pair.project, pair.environment)}>
-                              {pair.project === '*' ? 'every project' : pair.project} /{' '}
-                              {pair.environment === '*' ? 'every environment' : pair.environment}
-                            </li>
-                          ))}
-                        </ul>
-                      </td>
-                      <td>{key.lastUsedAt ? formatTime(key.lastUsedAt) : 'never'}</td>
-                      <td>{key.expiresAt ? formatTime(key.expiresAt) : 'never'}</td>
-                      <td>
-                        <span className={`badge ${status === 'active' ? 'badge-published' : 'badge-error'}`}>
-                          {status === 'active' ? 'Active' : status === 'revoked' ? 'Revoked' : 'Expired'}
-                        </span>
-                      </td>
-                      <td>
-                        {status === 'revoked' ? null : (
-                          <button
-                            type="button"
-                            className="danger"
-                            onClick={() => revoke(key)}
-                            aria-label={`Revoke ${key.label}`}
-                          >
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <DataTable
+          items={shown}
+          failed={keys.error !== null}
+          empty="No keys yet."
+          columns={['Label', 'Kind', 'Scopes', 'Projects and environments', 'Last used', 'Expires', 'Status']}
+          actions
+          row={(key) => {
+            const status = statusOf(key, now);
+            return (
+              <tr key={key.id}>
+                <td>
+                  <strong>{key.label}</strong>
+                  <br />
+                  <code>{key.prefix}…</code>
+                  <br />
+                  <small className="muted">created {formatTime(key.createdAt)}</small>
+                </td>
+                <td>{kindLabel(key.kind)}</td>
+                <td>
+                  {key.scopes.length === SCOPES.length ? (
+                    'every scope'
+                  ) : (
+                    <ul className="plain-list">
+                      {key.scopes.map((scope) => (
+                        <li key={scope}>
+                          <code>{scope}</code>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td>
+                  <ul className="plain-list">
+                    {key.contextAllowlist.map((pair) => (
+                      <li key={pairKey(pair.project, pair.environment)}>
+                        {pair.project === '*' ? 'every project' : pair.project} /{' '}
+                        {pair.environment === '*' ? 'every environment' : pair.environment}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td>{key.lastUsedAt ? formatTime(key.lastUsedAt) : 'never'}</td>
+                <td>{key.expiresAt ? formatTime(key.expiresAt) : 'never'}</td>
+                <td>
+                  <span className={`badge ${status === 'active' ? 'badge-published' : 'badge-error'}`}>
+                    {status === 'active' ? 'Active' : status === 'revoked' ? 'Revoked' : 'Expired'}
+                  </span>
+                </td>
+                <td>
+                  {status === 'revoked' ? null : (
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => revoke(key)}
+                      aria-label={`Revoke ${key.label}`}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          }}
+        />
       </section>
     </>
   );

@@ -12,6 +12,7 @@ import {
   type PromotePlanItem,
 } from '../../api/index.js';
 import { toApiError } from '../../state/studio-context.js';
+import { DataTable } from '../../ui/data-table.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
 
 const ACTION_WORDS: Record<PromotePlanItem['action'], string> = {
@@ -194,64 +195,53 @@ export function PromotePanel({
             Plan: {source} → {target}
           </h3>
           <p role="status">{plan.length === 0 ? `${source} has no published documents.` : summaryOf(plan)}</p>
-          {plan.length > 0 ? (
-            <div className="table-scroll">
-              <table className="list admin-table">
-                <thead>
-                  <tr>
-                    <th scope="col">
-                      <label>
-                        <input
-                          type="checkbox"
-                          checked={allChosen}
-                          disabled={!plan.some(selectable)}
-                          onChange={(e) =>
-                            setChosen(
-                              e.target.checked
-                                ? new Set(plan.filter(selectable).map((item) => item.documentId))
-                                : new Set(),
-                            )
-                          }
-                        />
-                        <span className="visually-hidden">Choose every document that can move</span>
-                      </label>
-                    </th>
-                    <th scope="col">Document</th>
-                    <th scope="col">Locale</th>
-                    <th scope="col">Action</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {plan.map((item) => (
-                    <tr key={item.documentId}>
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`Promote ${item.path}${item.locale !== DEFAULT_LOCALE ? ` (${item.locale})` : ''}`}
-                          checked={chosen.has(item.documentId)}
-                          disabled={!selectable(item)}
-                          onChange={(e) =>
-                            setChosen((all) => {
-                              const next = new Set(all);
-                              if (e.target.checked) next.add(item.documentId);
-                              else next.delete(item.documentId);
-                              return next;
-                            })
-                          }
-                        />
-                      </td>
-                      <th scope="row">{item.path}</th>
-                      <td>{item.locale === DEFAULT_LOCALE ? '—' : item.locale}</td>
-                      <td>
-                        <span className={`badge ${ACTION_BADGE[item.action]}`}>{ACTION_WORDS[item.action]}</span>
-                        {item.reason ? <small className="muted"> {item.reason}</small> : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : null}
+          <DataTable
+            items={plan}
+            columns={[
+              <label key="all">
+                <input
+                  type="checkbox"
+                  checked={allChosen}
+                  disabled={!plan.some(selectable)}
+                  onChange={(e) =>
+                    setChosen(
+                      e.target.checked ? new Set(plan.filter(selectable).map((item) => item.documentId)) : new Set(),
+                    )
+                  }
+                />
+                <span className="visually-hidden">Choose every document that can move</span>
+              </label>,
+              'Document',
+              'Locale',
+              'Action',
+            ]}
+            row={(item) => (
+              <tr key={item.documentId}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Promote ${item.path}${item.locale !== DEFAULT_LOCALE ? ` (${item.locale})` : ''}`}
+                    checked={chosen.has(item.documentId)}
+                    disabled={!selectable(item)}
+                    onChange={(e) =>
+                      setChosen((all) => {
+                        const next = new Set(all);
+                        if (e.target.checked) next.add(item.documentId);
+                        else next.delete(item.documentId);
+                        return next;
+                      })
+                    }
+                  />
+                </td>
+                <th scope="row">{item.path}</th>
+                <td>{item.locale === DEFAULT_LOCALE ? '—' : item.locale}</td>
+                <td>
+                  <span className={`badge ${ACTION_BADGE[item.action]}`}>{ACTION_WORDS[item.action]}</span>
+                  {item.reason ? <small className="muted"> {item.reason}</small> : null}
+                </td>
+              </tr>
+            )}
+          />
           <div className="actions">
             <button type="button" onClick={dryRun} disabled={busy || selection.length === 0}>
               Dry run of the selection

@@ -5,15 +5,17 @@
  * memory, never stored, and offered beside them while moving between Studio pages.
  */
 
-import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { type FormEvent, useState, useSyncExternalStore } from 'react';
 import type { Role } from '../../../../core/src/auth/scopes.js';
 import { type ApiError, type Invite, type PendingInvite, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { Field } from '../../ui/field.js';
+import { Listing } from '../../ui/listing.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
 import { ROLE_HELP, RoleSelect } from '../../ui/role-select.js';
 import { TextField } from '../../ui/text-field.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { formatTime } from '../dashboard-page.js';
 
 // Invites sent in this tab: kept in memory only (the links are secrets), newest first.
@@ -39,32 +41,20 @@ export function InvitesSection() {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState<PendingInvite[] | null>(null);
-  const [listError, setListError] = useState<ApiError | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setPending(await people.pendingInvites());
-      setListError(null);
-    } catch (caught) {
-      setListError(toApiError(caught));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const pending = useApiData(() => people.pendingInvites(), []);
+  const [withdrawError, setWithdrawError] = useState<ApiError | null>(null);
 
   const withdraw = async (invite: PendingInvite) => {
     if (!window.confirm(`Withdraw the invitation for ${invite.email}? Its link stops working.`)) return;
     setMessage(null);
+    setWithdrawError(null);
     try {
       await people.withdrawInvite(invite.id);
       setMessage(`Withdrew the invitation for ${invite.email}.`);
     } catch (caught) {
-      setListError(toApiError(caught));
+      setWithdrawError(toApiError(caught));
     }
-    await load();
+    await pending.reload();
   };
 
   const submit = async (event: FormEvent) => {
@@ -82,7 +72,7 @@ export function InvitesSection() {
       remember(invite);
       setMessage(`Invitation for ${invite.email} created. Send them the link below.`);
       setEmail('');
-      await load();
+      await pending.reload();
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
@@ -140,48 +130,48 @@ export function InvitesSection() {
         Invitations neither accepted nor expired. A link is shown only when its invitation is created (here, those
         created in this browser tab); for a lost link, create a new invitation, which replaces the old one.
       </p>
-      <ErrorNotice error={listError} />
-      {pending === null && !listError ? <p className="loading">Loading…</p> : null}
-      {pending && pending.length === 0 ? <p className="empty">No pending invitations.</p> : null}
-      {pending && pending.length > 0 ? (
-        <ul className="invite-list">
-          {pending.map((invite) => {
-            const link = links.get(invite.id);
-            return (
-              <li key={invite.id} className="panel">
-                <strong>{invite.email}</strong>{' '}
-                <span className="muted">
-                  {invite.role}
-                  {invite.project ? ` in ${invite.project}` : ' (instance)'} · sent {formatTime(invite.createdAt)} ·
-                  expires {formatTime(invite.expiresAt)}
-                </span>
-                <div className="actions">
-                  {link ? (
-                    <>
-                      <input
-                        readOnly
-                        className="mono grow-input"
-                        value={link}
-                        aria-label={`Invitation link for ${invite.email}`}
-                        onFocus={(e) => e.target.select()}
-                      />
-                      <CopyButton text={link} label="Copy link" confirm="button" />
-                    </>
-                  ) : null}
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => withdraw(invite)}
-                    aria-label={`Withdraw the invitation for ${invite.email}`}
-                  >
-                    Withdraw
-                  </button>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      ) : null}
+      <ErrorNotice error={withdrawError ?? pending.error} />
+      <Listing items={pending.data} failed={pending.error !== null} empty="No pending invitations.">
+        {(list) => (
+          <ul className="invite-list">
+            {list.map((invite) => {
+              const link = links.get(invite.id);
+              return (
+                <li key={invite.id} className="panel">
+                  <strong>{invite.email}</strong>{' '}
+                  <span className="muted">
+                    {invite.role}
+                    {invite.project ? ` in ${invite.project}` : ' (instance)'} · sent {formatTime(invite.createdAt)} ·
+                    expires {formatTime(invite.expiresAt)}
+                  </span>
+                  <div className="actions">
+                    {link ? (
+                      <>
+                        <input
+                          readOnly
+                          className="mono grow-input"
+                          value={link}
+                          aria-label={`Invitation link for ${invite.email}`}
+                          onFocus={(e) => e.target.select()}
+                        />
+                        <CopyButton text={link} label="Copy link" confirm="button" />
+                      </>
+                    ) : null}
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => withdraw(invite)}
+                      aria-label={`Withdraw the invitation for ${invite.email}`}
+                    >
+                      Withdraw
+                    </button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </Listing>
     </section>
   );
 }

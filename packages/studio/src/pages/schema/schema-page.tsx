@@ -3,6 +3,7 @@ import { type ApiError, schema } from '../../api/index.js';
 import type { ArrayItems, FieldMetadata, SchemaType } from '../../editor/core-schema.js';
 import { Link, useLocation } from '../../router.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { DataTable } from '../../ui/data-table.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { labelOf } from '../../ui/shell.js';
 import { type Origin, overlayOrigins, type TypeOrigin } from './schema-diff.js';
@@ -152,30 +153,14 @@ function TypeSection({ type, origin }: { type: SchemaType; origin: TypeOrigin | 
         {type.localized ? 'localized (one document per locale)' : 'not localized'} ·{' '}
         <Link to={`/content/${encodeURIComponent(type.name)}`}>Documents</Link>
       </p>
-      {Object.keys(type.fields).length === 0 ? (
-        <Empty>No frontmatter fields.</Empty>
-      ) : (
-        <div className="table-scroll">
-          <table className="list schema-fields">
-            <caption className="visually-hidden">Fields of {labelOf(type.name)}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Required</th>
-                <th scope="col">Rules</th>
-                <th scope="col">Default</th>
-                {origin ? <th scope="col">Overlay</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(type.fields).flatMap(([name, field]) =>
-                fieldRows(name, field, 0, origin ? (origin.fields[name] ?? 'inherited') : null),
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        items={Object.entries(type.fields)}
+        empty="No frontmatter fields."
+        caption={`Fields of ${labelOf(type.name)}`}
+        className="list schema-fields"
+        columns={['Field', 'Kind', 'Required', 'Rules', 'Default', ...(origin ? ['Overlay'] : [])]}
+        row={([name, field]) => fieldRows(name, field, 0, origin ? (origin.fields[name] ?? 'inherited') : null)}
+      />
     </section>
   );
 }
