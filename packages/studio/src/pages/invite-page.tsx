@@ -1,36 +1,27 @@
-import { useState } from 'react';
 import { auth } from '../api/index.js';
 import { navigate, useLocation } from '../router.js';
 import { AuthCard } from '../ui/auth-card.js';
-import { AuthForm, useAuthSubmit } from '../ui/auth-form.js';
-import { NewPasswordFields, passwordProblem } from '../ui/new-password-fields.js';
-import { Notice } from '../ui/notice.js';
+import { AuthForm, MissingToken, useAuthSubmit } from '../ui/auth-form.js';
+import { NewPasswordFields, useNewPassword } from '../ui/new-password-fields.js';
 
 /** An invite link: choose a password, and the account is created and signed in. */
 export function InvitePage() {
   const { query } = useLocation();
   const token = query.get('token') ?? '';
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [touched, setTouched] = useState(false);
+  const pair = useNewPassword();
   const { busy, error, submit } = useAuthSubmit();
 
   const send = () => {
-    setTouched(true);
-    if (passwordProblem(password, confirm)) return;
+    if (!pair.check()) return;
     void submit(async () => {
-      await auth.acceptInvite(token, password);
+      await auth.acceptInvite(token, pair.password);
       navigate('/', { replace: true });
     });
   };
 
   return (
     <AuthCard title="Accept your invitation">
-      {!token ? (
-        <Notice kind="warning">
-          This page needs the invite link you received (it ends in <code>?token=…</code>).
-        </Notice>
-      ) : null}
+      {!token ? <MissingToken source="the invite link you received" /> : null}
       <AuthForm
         error={error}
         busy={busy}
@@ -39,13 +30,7 @@ export function InvitePage() {
         busyLabel="Creating your account…"
         onSubmit={send}
       >
-        <NewPasswordFields
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          showProblem={touched}
-        />
+        <NewPasswordFields pair={pair} />
       </AuthForm>
     </AuthCard>
   );

@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { auth } from '../api/index.js';
 import { navigate, useLocation } from '../router.js';
 import { AuthCard } from '../ui/auth-card.js';
-import { AuthForm, useAuthSubmit } from '../ui/auth-form.js';
-import { NewPasswordFields, passwordProblem } from '../ui/new-password-fields.js';
-import { Notice } from '../ui/notice.js';
+import { AuthForm, MissingToken, useAuthSubmit } from '../ui/auth-form.js';
+import { NewPasswordFields, useNewPassword } from '../ui/new-password-fields.js';
 import { TextField } from '../ui/text-field.js';
 
 /** First start: the address the server logged creates the first administrator. */
@@ -12,27 +11,20 @@ export function SetupPage() {
   const { query } = useLocation();
   const token = query.get('token') ?? '';
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [touched, setTouched] = useState(false);
+  const pair = useNewPassword();
   const { busy, error, submit } = useAuthSubmit();
 
   const send = () => {
-    setTouched(true);
-    if (passwordProblem(password, confirm) || !email) return;
+    if (!pair.check() || !email) return;
     void submit(async () => {
-      await auth.setup(token, email, password);
+      await auth.setup(token, email, pair.password);
       navigate('/', { replace: true });
     });
   };
 
   return (
     <AuthCard title="Create the first administrator">
-      {!token ? (
-        <Notice kind="warning">
-          This page needs the setup address the server printed at its first start (it ends in <code>?token=…</code>).
-        </Notice>
-      ) : null}
+      {!token ? <MissingToken source="the setup address the server printed at its first start" /> : null}
       <AuthForm
         error={error}
         busy={busy}
@@ -49,13 +41,7 @@ export function SetupPage() {
           value={email}
           onChange={(e) => setEmail(e.target.value)}
         />
-        <NewPasswordFields
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          showProblem={touched}
-        />
+        <NewPasswordFields pair={pair} />
       </AuthForm>
     </AuthCard>
   );

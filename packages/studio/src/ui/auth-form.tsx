@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import type { ApiError } from '../api/index.js';
 import { toApiError } from '../state/studio-context.js';
-import { ErrorNotice, type ShownError } from './notice.js';
+import { ErrorNotice, Notice, type ShownError } from './notice.js';
 
 /**
  * Sending a form of a page reached before signing in (sign-in, setup, invite): busy while the call
@@ -30,6 +30,15 @@ export function useAuthSubmit({
     }
   };
   return { busy, error, setError, fail, submit };
+}
+
+/** Said in place of a missing `?token=` (an address opened without the rest of its link). */
+export function MissingToken({ source }: { source: string }) {
+  return (
+    <Notice kind="warning">
+      This page needs {source} (it ends in <code>?token=…</code>).
+    </Notice>
+  );
 }
 
 /** The form of a page reached before signing in: its refusal, its fields, one submit button. */

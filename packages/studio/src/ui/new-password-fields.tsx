@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { TextField } from './text-field.js';
 
 const PASSWORDS_DIFFER = 'The two passwords differ.';
@@ -11,21 +12,29 @@ export function passwordProblem(password: string, confirm: string): string | nul
   return null;
 }
 
-/** A new password typed twice; once `showProblem` is set, the rule's problem shows on its field. */
-export function NewPasswordFields({
-  password,
-  confirm,
-  onPassword,
-  onConfirm,
-  showProblem,
-}: {
-  password: string;
-  confirm: string;
-  onPassword: (password: string) => void;
-  onConfirm: (confirm: string) => void;
-  showProblem: boolean;
-}) {
-  const problem = showProblem ? passwordProblem(password, confirm) : null;
+/** The state of a new password typed twice (NewPasswordFields). */
+export function useNewPassword() {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [sent, setSent] = useState(false);
+  return {
+    password,
+    confirm,
+    setPassword,
+    setConfirm,
+    /** The rule's problem, once the person tried to send. */
+    shownProblem: sent ? passwordProblem(password, confirm) : null,
+    /** On sending: from now on the problem shows; true when the pair may be sent. */
+    check: () => {
+      setSent(true);
+      return passwordProblem(password, confirm) === null;
+    },
+  };
+}
+
+/** A new password typed twice, with the rule's problem on its field once the person tried to send. */
+export function NewPasswordFields({ pair }: { pair: ReturnType<typeof useNewPassword> }) {
+  const { password, confirm, setPassword: onPassword, setConfirm: onConfirm, shownProblem: problem } = pair;
   return (
     <>
       <TextField
