@@ -4,8 +4,9 @@ import { Listing } from './listing.js';
 /**
  * A list read from the API as a table (loading and empty states as in `Listing`), in a box that
  * scrolls sideways when the table is wider than the page. `columns` are the header cells; `actions`
- * adds a last column for the rows' buttons, named for assistive technology only. `row` renders one
- * item as its `<tr>` (or a fragment of rows), keyed.
+ * adds a last column for the rows' buttons, named for assistive technology only, which stays at the
+ * box's right edge while the rest scrolls (so a row's buttons are in view at 768 px). `row` renders
+ * one item as its `<tr>` (or a fragment of rows), keyed, with the buttons in its last cell.
  */
 export function DataTable<T>({
   items,
@@ -31,7 +32,7 @@ export function DataTable<T>({
     <Listing items={items} failed={failed} empty={empty}>
       {(list) => (
         <div className="table-scroll">
-          <table className={className}>
+          <table className={actions ? `${className} sticky-actions` : className}>
             {caption ? <caption className="visually-hidden">{caption}</caption> : null}
             <thead>
               <tr>
