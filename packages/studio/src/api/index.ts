@@ -10,7 +10,7 @@ import { at, cms, type Target, viaSdk } from './sdk.js';
 import type { ApiKeyCreateBody, ContentDocument, Grant } from './types.js';
 
 export type { MediaAsset, MediaListQuery, Page } from '@cms/sdk';
-export { ApiError, setUnauthorizedHandler } from './errors.js';
+export { ApiError, fieldMessages, setUnauthorizedHandler } from './errors.js';
 export type { Target } from './sdk.js';
 export * from './types.js';
 

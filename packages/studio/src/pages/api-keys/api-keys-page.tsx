@@ -12,6 +12,7 @@ import {
   type CreatedApiKey,
   type Environment,
   environments,
+  fieldMessages,
 } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
@@ -288,7 +289,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => Promi
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
-      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      const fields = fieldMessages(apiError);
       const mapped: Record<string, string> = {};
       for (const [path, text] of Object.entries(fields)) {
         if (path.startsWith('body.label')) mapped.label = text;

@@ -4,7 +4,7 @@
  * and delete one (not the default).
  */
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { type ApiError, type Environment, environments } from '../../api/index.js';
+import { type ApiError, type Environment, environments, fieldMessages } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -190,7 +190,7 @@ function CreateEnvironmentForm({
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
-      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      const fields = fieldMessages(apiError);
       if (fields['body.name']) setProblem(`The name ${fields['body.name']}.`);
       setBusy(false);
     }

@@ -7,7 +7,7 @@
 
 import { type FormEvent, useState, useSyncExternalStore } from 'react';
 import type { Role } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, type Invite, type PendingInvite, people } from '../../api/index.js';
+import { type ApiError, fieldMessages, type Invite, type PendingInvite, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { Field } from '../../ui/field.js';
@@ -76,7 +76,7 @@ export function InvitesSection() {
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
-      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      const fields = fieldMessages(apiError);
       if (fields['body.email']) setProblems({ email: `This email ${fields['body.email']}` });
     } finally {
       setBusy(false);

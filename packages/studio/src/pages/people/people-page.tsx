@@ -6,7 +6,7 @@
 
 import { type FormEvent, useState } from 'react';
 import type { Role } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, people, type User } from '../../api/index.js';
+import { type ApiError, fieldMessages, people, type User } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -211,7 +211,7 @@ function CreateUserForm({ onCreated }: { onCreated: (user: User) => unknown }) {
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
-      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      const fields = fieldMessages(apiError);
       setProblems({
         ...(fields['body.email'] ? { email: fields['body.email'] } : {}),
         ...(fields['body.password'] ? { password: fields['body.password'] } : {}),
