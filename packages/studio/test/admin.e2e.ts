@@ -37,13 +37,44 @@ describe('the administration pages in Chromium', () => {
     await page.getByRole('main').getByRole('link', { name: panel, exact: true }).click();
   };
 
-  /** Nothing wider than a 768 px window: the page reflows instead of scrolling sideways. */
-  const expectFitsNarrow = async (p: Page, name: string) => {
+  /**
+   * Nothing wider than a 768 px window: the page reflows instead of scrolling sideways. `atNarrow`
+   * checks more while the window is 768 px wide.
+   */
+  const expectFitsNarrow = async (p: Page, name: string, atNarrow?: () => Promise<void>) => {
     await p.setViewportSize({ width: 768, height: 900 });
     expect(await p.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(768);
+    await atNarrow?.();
     await expectAccessible(p);
     await p.setViewportSize({ width: 1280, height: 900 });
     await screenshots(p, name);
+  };
+
+  /**
+   * The button named `label` is within the window's width and is what a click at its centre hits
+   * (not clipped by a table box scrolling sideways, nor covered), with no box scrolled sideways to
+   * get there. Scrolls the page vertically only.
+   */
+  const expectReachable = async (p: Page, label: string) => {
+    const found = (await p.evaluate(`(() => {
+      const button = document.querySelector(${JSON.stringify(`button[aria-label="${label}"]`)});
+      if (!button) return { missing: true };
+      window.scrollBy(0, button.getBoundingClientRect().top - window.innerHeight / 2);
+      const box = button.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return {
+        left: box.left,
+        right: box.right,
+        width: window.innerWidth,
+        hit: button === hit || button.contains(hit),
+        scrolledSideways: button.closest('.table-scroll')?.scrollLeft ?? 0,
+      };
+    })()`)) as { missing?: true; left: number; right: number; width: number; hit: boolean; scrolledSideways: number };
+    expect(found.missing).toBeUndefined();
+    expect(found.scrolledSideways).toBe(0);
+    expect(found.left).toBeGreaterThanOrEqual(0);
+    expect(found.right).toBeLessThanOrEqual(found.width);
+    expect(found.hit).toBe(true);
   };
 
   /** Presses Tab until the focused element is the named control; fails if it is never reached. */
@@ -151,7 +182,8 @@ describe('the administration pages in Chromium', () => {
       await row.getByText('Automation').waitFor();
       await row.getByText('default / production').waitFor();
       await row.getByText('Active').waitFor();
-      await expectFitsNarrow(page, 'api-keys');
+      // The row's Revoke button is on screen at 768 px, not past the edge of the table's box.
+      await expectFitsNarrow(page, 'api-keys', () => expectReachable(page, 'Revoke site build'));
     });
 
     it('lists the command line keys of the device flow', async () => {

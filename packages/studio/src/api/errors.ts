@@ -26,6 +26,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server's messages per field of a refused request (`details.fields`, keyed like `body.email`;
+ * a leading `/` of a JSON pointer is dropped), to show beside the fields.
+ */
+export function fieldMessages(error: ApiError | null): Record<string, string> {
+  const fields = error?.details.fields;
+  if (!fields || typeof fields !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(fields as Record<string, unknown>).map(([key, value]) => [key.replace(/^\/+/, ''), String(value)]),
+  );
+}
+
 let onUnauthorized: (() => void) | null = null;
 export function setUnauthorizedHandler(handler: (() => void) | null): void {
   onUnauthorized = handler;

@@ -31,12 +31,12 @@ export function at(target: Partial<Target> | null): CmsClient {
 }
 
 /**
- * Runs one SDK call; its answer is read as the Studio's type `T` (the Studio's own view of the wire
- * shapes in `types.ts`), its errors become ApiError.
+ * Runs one SDK call, keeping the SDK's type of its answer (core's wire shapes); its errors become
+ * ApiError.
  */
-export async function viaSdk<T>(call: () => Promise<unknown>, options: { public?: boolean } = {}): Promise<T> {
+export async function viaSdk<T>(call: () => Promise<T>, options: { public?: boolean } = {}): Promise<T> {
   try {
-    return (await call()) as T;
+    return await call();
   } catch (error) {
     if (error instanceof CmsError) {
       const converted = new ApiError({

@@ -1,17 +1,12 @@
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
+import type { FieldKindProps } from '../extensions/props.js';
 import { labelOf } from '../ui/shell.js';
-import type { ArrayItems, FieldMetadata } from './core-schema.js';
 import { MediaPicker } from './media-picker.js';
 import { errorKey, type Path } from './paths.js';
 import { ReferencePicker } from './reference-picker.js';
 
-export interface FieldProps {
-  name: string;
-  path: Path;
-  field: FieldMetadata | (ArrayItems & { required?: boolean; nullable?: boolean });
-  value: unknown;
-  errors: Record<string, string>;
-  onChange(path: Path, value: unknown): void;
+/** A built-in field's props: a field kind's, and the document's resolved reference labels. */
+export interface FieldProps extends FieldKindProps {
   /** Reference labels resolved in one batch for the loaded document. */
   referenceLabels: Record<string, string>;
 }
@@ -203,29 +198,47 @@ function NumberInput({
   );
 }
 
+/**
+ * The legend of a collapsible group (an object, an array): the button that opens and closes it
+ * (found by the error summary through `data-group`) and how many errors are inside.
+ */
+function GroupLegend({
+  path,
+  errors,
+  open,
+  onToggle,
+  children,
+}: {
+  path: Path;
+  errors: Record<string, string>;
+  open: boolean;
+  onToggle: () => void;
+  children: ReactNode;
+}) {
+  const count = errorsUnder(errors, path);
+  return (
+    <legend>
+      <button type="button" className="link" aria-expanded={open} onClick={onToggle} data-group={errorKey(path)}>
+        {children}
+      </button>
+      {count > 0 ? (
+        <span className="badge badge-error">
+          {count} {count === 1 ? 'error' : 'errors'}
+        </span>
+      ) : null}
+    </legend>
+  );
+}
+
 function ObjectField(props: FieldProps) {
   const { name, path, field, value, errors } = props;
-  const count = errorsUnder(errors, path);
   const [open, setOpen] = useState(true);
   const children = field.fields ?? {};
   return (
     <fieldset className="group">
-      <legend>
-        <button
-          type="button"
-          className="link"
-          aria-expanded={open}
-          onClick={() => setOpen(!open)}
-          data-group={errorKey(path)}
-        >
-          {labelOf(name)}
-        </button>
-        {count > 0 ? (
-          <span className="badge badge-error">
-            {count} {count === 1 ? 'error' : 'errors'}
-          </span>
-        ) : null}
-      </legend>
+      <GroupLegend path={path} errors={errors} open={open} onToggle={() => setOpen(!open)}>
+        {labelOf(name)}
+      </GroupLegend>
       {open
         ? Object.entries(children).map(([childName, child]) => (
             <FieldInput
@@ -246,7 +259,6 @@ function ArrayField(props: FieldProps) {
   const { name, path, field, value, errors, onChange } = props;
   const items = Array.isArray(value) ? value : [];
   const itemField = 'items' in field ? field.items : undefined;
-  const count = errorsUnder(errors, path);
   const [open, setOpen] = useState(true);
   if (!itemField) return null;
   const move = (from: number, to: number) => {
@@ -259,22 +271,9 @@ function ArrayField(props: FieldProps) {
     itemField.kind === 'object' ? {} : itemField.kind === 'boolean' ? false : itemField.kind === 'number' ? 0 : '';
   return (
     <fieldset className="group">
-      <legend>
-        <button
-          type="button"
-          className="link"
-          aria-expanded={open}
-          onClick={() => setOpen(!open)}
-          data-group={errorKey(path)}
-        >
-          {labelOf(name)} ({items.length})
-        </button>
-        {count > 0 ? (
-          <span className="badge badge-error">
-            {count} {count === 1 ? 'error' : 'errors'}
-          </span>
-        ) : null}
-      </legend>
+      <GroupLegend path={path} errors={errors} open={open} onToggle={() => setOpen(!open)}>
+        {labelOf(name)} ({items.length})
+      </GroupLegend>
       {errors[errorKey(path)] ? <small className="field-error">{errors[errorKey(path)]}</small> : null}
       {open ? (
         <ol className="array-items">

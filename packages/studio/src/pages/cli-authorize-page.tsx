@@ -3,6 +3,7 @@ import { ApiError, auth, type CliChallenge } from '../api/index.js';
 import { navigate, useLocation } from '../router.js';
 import { toApiError } from '../state/studio-context.js';
 import { AuthCard } from '../ui/auth-card.js';
+import { CopyButton } from '../ui/copy-button.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
 
 /** The loopback address the command line listens on, with the challenge and code added. */
@@ -28,7 +29,6 @@ export function CliAuthorizePage() {
   const here = `${path}?${query}`;
   const [state, setState] = useState<State>({ step: 'loading' });
   const [busy, setBusy] = useState(false);
-  const [copied, setCopied] = useState(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once per challenge; `here` matters only when signed out
   useEffect(() => {
@@ -72,10 +72,9 @@ export function CliAuthorizePage() {
     setBusy(true);
     try {
       const answer = await auth.cliAuthorize(challengeId);
-      const callbackUrl = answer.callbackUrl ?? challenge.callbackUrl;
-      if (callbackUrl) {
+      if (challenge.callbackUrl) {
         setState({ step: 'sent' });
-        window.location.assign(callbackAddress(callbackUrl, challengeId, answer.code));
+        window.location.assign(callbackAddress(challenge.callbackUrl, challengeId, answer.code));
         return;
       }
       setState({ step: 'done', code: answer.code, challenge });
@@ -83,15 +82,6 @@ export function CliAuthorizePage() {
       setState({ step: 'failed', error: toApiError(caught) });
     } finally {
       setBusy(false);
-    }
-  };
-
-  const copy = async (code: string) => {
-    try {
-      await navigator.clipboard.writeText(code);
-      setCopied(true);
-    } catch {
-      setCopied(false);
     }
   };
 
@@ -126,9 +116,7 @@ export function CliAuthorizePage() {
           <p className="code-display">
             <output aria-label="One-time code">{state.code}</output>
           </p>
-          <button type="button" onClick={() => copy(state.code)}>
-            {copied ? 'Copied' : 'Copy code'}
-          </button>
+          <CopyButton text={state.code} label="Copy code" confirm="button" />
         </>
       ) : null}
       {state.step === 'sent' ? <Notice kind="success">Authorized. Returning to the command line…</Notice> : null}

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   type ApiError,
   type ContentDocument,
@@ -9,9 +9,11 @@ import {
 } from '../api/index.js';
 import type { FieldMetadata } from '../editor/core-schema.js';
 import { Slot } from '../extensions/slot.js';
-import { Link, navigate, useLocation } from '../router.js';
+import { Link } from '../router.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
+import { OrderSelect, SearchForm, useAddressQuery } from '../ui/list-filters.js';
 import { Empty, ErrorNotice, Loading } from '../ui/notice.js';
+import { Pager } from '../ui/pager.js';
 import { labelOf } from '../ui/shell.js';
 import { formatTime } from './dashboard-page.js';
 import { titleOf } from './document-title.js';
@@ -37,14 +39,13 @@ type Rows =
 export function ContentListPage({ type }: { type: string }) {
   const { target, types, bootstrap } = useStudio();
   const schemaType = types.find((t) => t.name === type);
-  const { query } = useLocation();
+  const { query, setQuery } = useAddressQuery(`/content/${encodeURIComponent(type)}`);
   const status = (query.get('status') ?? 'all') as StatusFilter;
   const locale = query.get('locale') ?? '';
   const sort = (query.get('sort') ?? 'updatedAt') as NonNullable<ListQuery['sort']>;
   const order = (query.get('order') ?? 'desc') as 'asc' | 'desc';
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
   const q = query.get('q') ?? '';
-  const [searchText, setSearchText] = useState(q);
   const [rows, setRows] = useState<Rows>({ kind: 'loading' });
   const [error, setError] = useState<ApiError | null>(null);
   const [reload, setReload] = useState(0);
@@ -58,8 +59,6 @@ export function ContentListPage({ type }: { type: string }) {
         .map(([name]) => name),
     [schemaType],
   );
-
-  useEffect(() => setSearchText(q), [q]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reload re-runs the query after a restore
   useEffect(() => {
@@ -107,22 +106,6 @@ export function ContentListPage({ type }: { type: string }) {
     }
   };
 
-  const setQuery = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(query);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null || value === '') next.delete(key);
-      else next.set(key, value);
-    }
-    if (!('page' in changes)) next.delete('page');
-    const text = next.toString();
-    navigate(`/content/${encodeURIComponent(type)}${text ? `?${text}` : ''}`, { replace: true });
-  };
-
-  const submitSearch = (event: FormEvent) => {
-    event.preventDefault();
-    setQuery({ q: searchText.trim() || null });
-  };
-
   if (!schemaType) {
     return (
       <>
@@ -131,10 +114,6 @@ export function ContentListPage({ type }: { type: string }) {
       </>
     );
   }
-
-  const total = rows.kind === 'loading' ? 0 : rows.total;
-  const first = total === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
-  const last = Math.min(total, page * PAGE_SIZE);
 
   return (
     <>
@@ -147,23 +126,19 @@ export function ContentListPage({ type }: { type: string }) {
           </Link>
         </div>
       </div>
-      <form className="toolbar" aria-label="Search" onSubmit={submitSearch}>
-        <label className="grow">
-          <span>Search</span>
-          <input
-            type="search"
-            value={searchText}
-            placeholder="Words in titles and text"
-            onChange={(e) => setSearchText(e.target.value)}
-          />
-        </label>
-        <button type="submit">Search</button>
+      <SearchForm
+        name="Search"
+        label="Search"
+        q={q}
+        placeholder="Words in titles and text"
+        onSearch={(words) => setQuery({ q: words })}
+      >
         {q ? (
           <button type="button" onClick={() => setQuery({ q: null })}>
             Clear search
           </button>
         ) : null}
-      </form>
+      </SearchForm>
       {!q ? (
         <div className="toolbar">
           <label>
@@ -193,13 +168,7 @@ export function ContentListPage({ type }: { type: string }) {
               <option value="path">Path</option>
             </select>
           </label>
-          <label>
-            <span>Order</span>
-            <select value={order} onChange={(e) => setQuery({ order: e.target.value })}>
-              <option value="desc">Descending</option>
-              <option value="asc">Ascending</option>
-            </select>
-          </label>
+          <OrderSelect value={order} onChange={(to) => setQuery({ order: to })} />
         </div>
       ) : null}
       <ErrorNotice error={error} />
@@ -266,19 +235,12 @@ export function ContentListPage({ type }: { type: string }) {
           ))}
         </ul>
       ) : null}
-      {total > 0 ? (
-        <nav className="pager" aria-label="Pages">
-          <span role="status">
-            {first}–{last} of {total}
-          </span>
-          <button type="button" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) })}>
-            Previous page
-          </button>
-          <button type="button" disabled={last >= total} onClick={() => setQuery({ page: String(page + 1) })}>
-            Next page
-          </button>
-        </nav>
-      ) : null}
+      <Pager
+        page={page}
+        pageSize={PAGE_SIZE}
+        total={rows.kind === 'loading' ? 0 : rows.total}
+        onPage={(to) => setQuery({ page: String(to) })}
+      />
     </>
   );
 }

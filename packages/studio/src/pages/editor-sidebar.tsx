@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { type ApiError, type ContentDocument, content, DEFAULT_LOCALE, type VariantEntry } from '../api/index.js';
+import { type ApiError, type ContentDocument, content, DEFAULT_LOCALE, type Variant } from '../api/index.js';
 import { useActionOverride } from '../extensions/contributed.js';
 import { Slot } from '../extensions/slot.js';
 import { Link, navigate } from '../router.js';
@@ -28,7 +28,7 @@ export function EditorSidebar({
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const publishOverride = useActionOverride('content.publish');
-  const [variants, setVariants] = useState<VariantEntry[]>([]);
+  const [variants, setVariants] = useState<Variant[]>([]);
   const [translateLocale, setTranslateLocale] = useState('');
   const base = `/content/${encodeURIComponent(doc.type)}`;
 

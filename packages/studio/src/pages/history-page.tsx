@@ -3,7 +3,8 @@ import { type ApiError, type ContentDocument, content, type VersionEntry, type V
 import { changedKeys, showValue, TextDiff } from '../editor/text-diff.js';
 import { Link, navigate } from '../router.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
-import { Empty, ErrorNotice, Loading, Notice } from '../ui/notice.js';
+import { DataTable } from '../ui/data-table.js';
+import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
 import { labelOf } from '../ui/shell.js';
 import { formatTime } from './dashboard-page.js';
 import { titleOf } from './document-title.js';
@@ -101,99 +102,87 @@ export function HistoryPage({ type, id }: { type: string; id: string }) {
           {message} <Link to={editor}>Open the editor</Link>
         </Notice>
       ) : null}
-      {versions === null && !error ? <Loading /> : null}
-      {versions && versions.length === 0 ? (
-        <Empty>Not published yet: versions appear here each time it is published.</Empty>
-      ) : null}
+      <DataTable
+        items={versions}
+        failed={versions === null && error !== null}
+        empty="Not published yet: versions appear here each time it is published."
+        caption="Published versions"
+        className="list"
+        columns={['Version', 'Published', 'Change summary']}
+        actions
+        row={(v) => (
+          <tr key={v.version}>
+            <td>
+              {v.version}
+              {doc?.publishedVersion === v.version ? <span className="badge badge-published">Live</span> : null}
+            </td>
+            <td>
+              <time dateTime={v.publishedAt}>{formatTime(v.publishedAt)}</time>
+            </td>
+            <td>{v.changeSummary ?? <span className="muted">—</span>}</td>
+            <td>
+              {bootstrap.me.capabilities['content.write'] ? (
+                <button type="button" disabled={busy} onClick={() => restore(v.version)}>
+                  Restore version {v.version}
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      />
       {versions && versions.length > 0 ? (
-        <>
-          <table className="list">
-            <caption className="visually-hidden">Published versions</caption>
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Published</th>
-                <th scope="col">Change summary</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {versions.map((v) => (
-                <tr key={v.version}>
-                  <td>
-                    {v.version}
-                    {doc?.publishedVersion === v.version ? <span className="badge badge-published">Live</span> : null}
-                  </td>
-                  <td>
-                    <time dateTime={v.publishedAt}>{formatTime(v.publishedAt)}</time>
-                  </td>
-                  <td>{v.changeSummary ?? <span className="muted">—</span>}</td>
-                  <td>
-                    {bootstrap.me.capabilities['content.write'] ? (
-                      <button type="button" disabled={busy} onClick={() => restore(v.version)}>
-                        Restore version {v.version}
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <section aria-labelledby="compare-title">
-            <h2 id="compare-title">Compare</h2>
-            <div className="toolbar">
-              <label>
-                <span>From</span>
-                <select value={String(left ?? '')} onChange={(e) => setLeft(parse(e.target.value))}>
-                  {options}
-                </select>
-              </label>
-              <label>
-                <span>To</span>
-                <select value={String(right)} onChange={(e) => setRight(parse(e.target.value))}>
-                  {options}
-                </select>
-              </label>
-            </div>
-            {a && b ? (
-              <>
-                <h3>Fields</h3>
-                {changedKeys(a.frontmatter, b.frontmatter).length === 0 ? (
-                  <p className="muted">The fields are the same.</p>
-                ) : (
-                  <table className="compare">
-                    <thead>
-                      <tr>
-                        <th scope="col">Field</th>
-                        <th scope="col">{name(left)}</th>
-                        <th scope="col">{name(right)}</th>
+        <section aria-labelledby="compare-title">
+          <h2 id="compare-title">Compare</h2>
+          <div className="toolbar">
+            <label>
+              <span>From</span>
+              <select value={String(left ?? '')} onChange={(e) => setLeft(parse(e.target.value))}>
+                {options}
+              </select>
+            </label>
+            <label>
+              <span>To</span>
+              <select value={String(right)} onChange={(e) => setRight(parse(e.target.value))}>
+                {options}
+              </select>
+            </label>
+          </div>
+          {a && b ? (
+            <>
+              <h3>Fields</h3>
+              {changedKeys(a.frontmatter, b.frontmatter).length === 0 ? (
+                <p className="muted">The fields are the same.</p>
+              ) : (
+                <table className="compare">
+                  <thead>
+                    <tr>
+                      <th scope="col">Field</th>
+                      <th scope="col">{name(left)}</th>
+                      <th scope="col">{name(right)}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {changedKeys(a.frontmatter, b.frontmatter).map((key) => (
+                      <tr key={key}>
+                        <th scope="row">{labelOf(key)}</th>
+                        <td>
+                          <pre>{showValue(a.frontmatter[key])}</pre>
+                        </td>
+                        <td>
+                          <pre>{showValue(b.frontmatter[key])}</pre>
+                        </td>
                       </tr>
-                    </thead>
-                    <tbody>
-                      {changedKeys(a.frontmatter, b.frontmatter).map((key) => (
-                        <tr key={key}>
-                          <th scope="row">{labelOf(key)}</th>
-                          <td>
-                            <pre>{showValue(a.frontmatter[key])}</pre>
-                          </td>
-                          <td>
-                            <pre>{showValue(b.frontmatter[key])}</pre>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                )}
-                <h3>Body</h3>
-                <TextDiff before={a.body} after={b.body} labels={[name(left), name(right)]} />
-              </>
-            ) : (
-              <Loading />
-            )}
-          </section>
-        </>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+              <h3>Body</h3>
+              <TextDiff before={a.body} after={b.body} labels={[name(left), name(right)]} />
+            </>
+          ) : (
+            <Loading />
+          )}
+        </section>
       ) : null}
       <p>
         <button type="button" onClick={() => navigate(editor)}>

@@ -1,8 +1,8 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type AuthProvider, auth } from '../api/index.js';
 import { navigate, useLocation } from '../router.js';
-import { toApiError } from '../state/studio-context.js';
 import { AuthCard } from '../ui/auth-card.js';
+import { AuthForm, useAuthSubmit } from '../ui/auth-form.js';
 import { TextField } from '../ui/text-field.js';
 import { signInMessage } from './auth-messages.js';
 
@@ -17,37 +17,19 @@ export function LoginPage() {
   const ssoError = query.get('error');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; code: string; requestId: string | null } | null>(
-    ssoError ? { message: signInMessage(ssoError), code: ssoError, requestId: null } : null,
-  );
+  const { busy, error, setError, fail, submit } = useAuthSubmit({
+    initialError: ssoError ? { message: signInMessage(ssoError), code: ssoError, requestId: null } : null,
+    describe: (apiError) => ({
+      message: signInMessage(apiError.code, apiError.message),
+      code: apiError.code,
+      requestId: apiError.requestId,
+    }),
+  });
   const [providers, setProviders] = useState<AuthProvider[]>([]);
 
   useEffect(() => {
     auth.providers().then(setProviders, () => setProviders([]));
   }, []);
-
-  const show = (caught: unknown) => {
-    const apiError = toApiError(caught);
-    setError({
-      message: signInMessage(apiError.code, apiError.message),
-      code: apiError.code,
-      requestId: apiError.requestId,
-    });
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await auth.login(email, password);
-      navigate(next, { replace: true });
-    } catch (caught) {
-      show(caught);
-      setBusy(false);
-    }
-  };
 
   const sso = async (provider: AuthProvider) => {
     setError(null);
@@ -55,22 +37,25 @@ export function LoginPage() {
       const { redirectUrl } = await auth.startSso(provider.slug);
       window.location.assign(redirectUrl);
     } catch (caught) {
-      show(caught);
+      fail(caught);
     }
   };
 
   return (
     <AuthCard title="Sign in">
-      {error ? (
-        <div className="notice notice-error" role="alert">
-          {error.message}{' '}
-          <small className="notice-meta">
-            ({error.code}
-            {error.requestId ? `, request ${error.requestId}` : ''})
-          </small>
-        </div>
-      ) : null}
-      <form onSubmit={submit} noValidate>
+      <AuthForm
+        error={error}
+        busy={busy}
+        disabled={!email || !password}
+        submitLabel="Sign in"
+        busyLabel="Signing in…"
+        onSubmit={() =>
+          submit(async () => {
+            await auth.login(email, password);
+            navigate(next, { replace: true });
+          })
+        }
+      >
         <TextField
           label="Email"
           type="email"
@@ -89,10 +74,7 @@ export function LoginPage() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <button type="submit" className="primary" disabled={busy || !email || !password}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
+      </AuthForm>
       {providers.length > 0 ? (
         <div className="sso">
           <p className="divider">or</p>

@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
 import type { ApiError } from '../api/index.js';
 
+/** What an error notice shows: the message (the server's, or the page's words for its code), the code, the request id. */
+export type ShownError = Pick<ApiError, 'message' | 'code' | 'requestId'>;
+
 /** An API error as the server said it, with its code and request id for support. */
-export function ErrorNotice({ error, title }: { error: ApiError | null; title?: string }) {
+export function ErrorNotice({ error, title }: { error: ShownError | null; title?: string }) {
   if (!error) return null;
   return (
     <div className="notice notice-error" role="alert">

@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import { errorKey } from '../../editor/paths.js';
+import { Field } from '../../ui/field.js';
 import { labelOf } from '../../ui/shell.js';
 import type { FieldKindProps } from '../props.js';
 
@@ -12,7 +12,6 @@ const SINGLE_LINE_MAX = 200;
  * does (Unicode code points), so the person sees the limit coming instead of a refused save.
  */
 export function CountedTextField({ name, path, field, value, errors, onChange }: FieldKindProps) {
-  const id = useId();
   const key = errorKey(path);
   const error = errors[key];
   const checks = field.checks ?? [];
@@ -22,34 +21,39 @@ export function CountedTextField({ name, path, field, value, errors, onChange }:
   const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
   const count = [...text].length;
   const over = count - max;
-  const describedBy = [`${id}-count`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  const common = {
-    id,
-    'data-field': key,
-    'aria-invalid': error || over > 0 ? true : undefined,
-    'aria-describedby': describedBy,
-    value: text,
-    onChange: (event: { target: { value: string } }) =>
-      onChange(path, event.target.value === '' && !required ? undefined : event.target.value),
-  } as const;
   return (
-    <div className="field">
-      <label htmlFor={id}>
-        {labelOf(name)}
-        {required ? <span aria-hidden="true"> *</span> : null}
-        {required ? <span className="visually-hidden"> (required)</span> : null}
-      </label>
-      {max > SINGLE_LINE_MAX || text.includes('\n') ? <textarea rows={3} {...common} /> : <input {...common} />}
-      <small id={`${id}-count`} className={over > 0 ? 'counter counter-over' : 'counter'}>
-        {over > 0
-          ? `${count} of ${max} characters: ${over} too many`
-          : `${count} of ${max} characters${min > 0 && count < min ? ` (at least ${min})` : ''}`}
-      </small>
-      {error ? (
-        <small id={`${id}-error`} className="field-error">
-          {error}
-        </small>
-      ) : null}
-    </div>
+    <Field
+      label={
+        <>
+          {labelOf(name)}
+          {required ? <span aria-hidden="true"> *</span> : null}
+          {required ? <span className="visually-hidden"> (required)</span> : null}
+        </>
+      }
+      error={error}
+    >
+      {(control) => {
+        const countId = `${control.id}-count`;
+        const common = {
+          id: control.id,
+          'data-field': key,
+          'aria-invalid': error || over > 0 ? true : undefined,
+          'aria-describedby': [countId, control['aria-describedby']].filter(Boolean).join(' '),
+          value: text,
+          onChange: (event: { target: { value: string } }) =>
+            onChange(path, event.target.value === '' && !required ? undefined : event.target.value),
+        } as const;
+        return (
+          <>
+            {max > SINGLE_LINE_MAX || text.includes('\n') ? <textarea rows={3} {...common} /> : <input {...common} />}
+            <small id={countId} className={over > 0 ? 'counter counter-over' : 'counter'}>
+              {over > 0
+                ? `${count} of ${max} characters: ${over} too many`
+                : `${count} of ${max} characters${min > 0 && count < min ? ` (at least ${min})` : ''}`}
+            </small>
+          </>
+        );
+      }}
+    </Field>
   );
 }

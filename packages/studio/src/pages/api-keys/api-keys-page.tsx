@@ -3,14 +3,25 @@
  * optional expiry; the key is shown once), list every key the signed-in person could have created
  * (the command line's `cms_key_cli_` keys from the device flow among them) and revoke them.
  */
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { SCOPES } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, type ApiKeyEntry, apiKeys, type Environment, environments } from '../../api/index.js';
+import {
+  type ApiError,
+  type ApiKey,
+  apiKeys,
+  type CreatedApiKey,
+  type Environment,
+  environments,
+  fieldMessages,
+} from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
-import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { CopyButton } from '../../ui/copy-button.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Field } from '../../ui/field.js';
+import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { TextField } from '../../ui/text-field.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { formatTime } from '../dashboard-page.js';
-import { CopyButton } from './copy-button.js';
 
 /** What each scope lets a key do, in words. */
 const SCOPE_HINTS: Record<string, string> = {
@@ -49,32 +60,20 @@ export function expiryOf(choice: Expiry, date: string, now = new Date()): string
   return new Date(now.getTime() + Number(choice) * 24 * 60 * 60 * 1000).toISOString();
 }
 
-function statusOf(key: ApiKeyEntry, now: number): 'active' | 'revoked' | 'expired' {
+function statusOf(key: ApiKey, now: number): 'active' | 'revoked' | 'expired' {
   if (key.revokedAt) return 'revoked';
   if (key.expiresAt && Date.parse(key.expiresAt) <= now) return 'expired';
   return 'active';
 }
 
 export function ApiKeysPage() {
-  const [keys, setKeys] = useState<ApiKeyEntry[] | null>(null);
+  const keys = useApiData(() => apiKeys.list(), []);
   const [error, setError] = useState<ApiError | null>(null);
-  const [created, setCreated] = useState<(ApiKeyEntry & { apiKey: string }) | null>(null);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [showInactive, setShowInactive] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setKeys(await apiKeys.list());
-    } catch (caught) {
-      setError(toApiError(caught));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const revoke = async (key: ApiKeyEntry) => {
+  const revoke = async (key: ApiKey) => {
     if (!window.confirm(`Revoke the key "${key.label}" (${key.prefix}…)? Anything using it stops working at once.`)) {
       return;
     }
@@ -83,14 +82,14 @@ export function ApiKeysPage() {
     try {
       await apiKeys.revoke(key.id);
       setMessage(`Revoked "${key.label}".`);
-      await load();
+      await keys.reload();
     } catch (caught) {
       setError(toApiError(caught));
     }
   };
 
   const now = Date.now();
-  const shown = keys?.filter((key) => showInactive || statusOf(key, now) === 'active') ?? null;
+  const shown = keys.data?.filter((key) => showInactive || statusOf(key, now) === 'active') ?? null;
 
   return (
     <>
@@ -107,106 +106,89 @@ export function ApiKeysPage() {
           onCreated={async (key) => {
             setCreated(key);
             setMessage(null);
-            await load();
+            await keys.reload();
           }}
         />
       )}
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
-        <ErrorNotice error={error} />
+        <ErrorNotice error={error ?? keys.error} />
         {message ? <Notice kind="success">{message}</Notice> : null}
         <label className="field-inline">
           <input type="checkbox" checked={showInactive} onChange={(e) => setShowInactive(e.target.checked)} />
           Show revoked and expired keys
         </label>
-        {keys === null && !error ? <Loading /> : null}
-        {shown && shown.length === 0 ? <Empty>No keys yet.</Empty> : null}
-        {shown && shown.length > 0 ? (
-          <div className="table-scroll">
-            <table className="list admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">Label</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Projects and environments</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((key) => {
-                  const status = statusOf(key, now);
-                  return (
-                    <tr key={key.id}>
-                      <td>
-                        <strong>{key.label}</strong>
-                        <br />
-                        <code>{key.prefix}…</code>
-                        <br />
-                        <small className="muted">created {formatTime(key.createdAt)}</small>
-                      </td>
-                      <td>{kindLabel(key.kind)}</td>
-                      <td>
-                        {key.scopes.length === SCOPES.length ? (
-                          'every scope'
-                        ) : (
-                          <ul className="plain-list">
-                            {key.scopes.map((scope) => (
-                              <li key={scope}>
-                                <code>{scope}</code>
-                              </li>
-                            ))}
-                          </ul>
-                        )}
-                      </td>
-                      <td>
-                        <ul className="plain-list">
-                          {key.contextAllowlist.map((pair) => (
-                            <li key={pairKey(pair.project, pair.environment)}>
-                              {pair.project === '*' ? 'every project' : pair.project} /{' '}
-                              {pair.environment === '*' ? 'every environment' : pair.environment}
-                            </li>
-                          ))}
-                        </ul>
-                      </td>
-                      <td>{key.lastUsedAt ? formatTime(key.lastUsedAt) : 'never'}</td>
-                      <td>{key.expiresAt ? formatTime(key.expiresAt) : 'never'}</td>
-                      <td>
-                        <span className={`badge ${status === 'active' ? 'badge-published' : 'badge-error'}`}>
-                          {status === 'active' ? 'Active' : status === 'revoked' ? 'Revoked' : 'Expired'}
-                        </span>
-                      </td>
-                      <td>
-                        {status === 'revoked' ? null : (
-                          <button
-                            type="button"
-                            className="danger"
-                            onClick={() => revoke(key)}
-                            aria-label={`Revoke ${key.label}`}
-                          >
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <DataTable
+          items={shown}
+          failed={keys.error !== null}
+          empty="No keys yet."
+          columns={['Label', 'Kind', 'Scopes', 'Projects and environments', 'Last used', 'Expires', 'Status']}
+          actions
+          row={(key) => {
+            const status = statusOf(key, now);
+            return (
+              <tr key={key.id}>
+                <td>
+                  <strong>{key.label}</strong>
+                  <br />
+                  <code>{key.prefix}…</code>
+                  <br />
+                  <small className="muted">created {formatTime(key.createdAt)}</small>
+                </td>
+                <td>{kindLabel(key.kind)}</td>
+                <td>
+                  {key.scopes.length === SCOPES.length ? (
+                    'every scope'
+                  ) : (
+                    <ul className="plain-list">
+                      {key.scopes.map((scope) => (
+                        <li key={scope}>
+                          <code>{scope}</code>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td>
+                  <ul className="plain-list">
+                    {key.contextAllowlist.map((pair) => (
+                      <li key={pairKey(pair.project, pair.environment)}>
+                        {pair.project === '*' ? 'every project' : pair.project} /{' '}
+                        {pair.environment === '*' ? 'every environment' : pair.environment}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td>{key.lastUsedAt ? formatTime(key.lastUsedAt) : 'never'}</td>
+                <td>{key.expiresAt ? formatTime(key.expiresAt) : 'never'}</td>
+                <td>
+                  <span className={`badge ${status === 'active' ? 'badge-published' : 'badge-error'}`}>
+                    {status === 'active' ? 'Active' : status === 'revoked' ? 'Revoked' : 'Expired'}
+                  </span>
+                </td>
+                <td>
+                  {status === 'revoked' ? null : (
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => revoke(key)}
+                      aria-label={`Revoke ${key.label}`}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          }}
+        />
       </section>
     </>
   );
 }
 
 /** The new key, this once, with a copy button and the warning that it is not shown again. */
-function NewKeyPanel({ created, onDone }: { created: ApiKeyEntry & { apiKey: string }; onDone: () => void }) {
+function NewKeyPanel({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
   const warning = useId();
   return (
     <section className="panel secret-panel" aria-labelledby="new-key-heading">
@@ -223,7 +205,7 @@ function NewKeyPanel({ created, onDone }: { created: ApiKeyEntry & { apiKey: str
         </output>
       </p>
       <div className="actions">
-        <CopyButton text={created.apiKey} label="Copy key" describedBy={warning} />
+        <CopyButton text={created.apiKey} label="Copy key" confirm="button" describedBy={warning} />
         <button type="button" onClick={onDone}>
           Done, I have copied it
         </button>
@@ -239,7 +221,7 @@ interface ProjectEnvironments {
   error: ApiError | null;
 }
 
-function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyEntry & { apiKey: string }) => Promise<void> }) {
+function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => Promise<void> }) {
   const { bootstrap } = useStudio();
   const [label, setLabel] = useState('');
   const [scopes, setScopes] = useState<Set<string>>(new Set(['content:read']));
@@ -307,7 +289,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyEntry & { apiKey:
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
-      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      const fields = fieldMessages(apiError);
       const mapped: Record<string, string> = {};
       for (const [path, text] of Object.entries(fields)) {
         if (path.startsWith('body.label')) mapped.label = text;
@@ -404,27 +386,18 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyEntry & { apiKey:
             </small>
           ) : null}
         </fieldset>
-        <div className="field">
-          <label htmlFor={`${ids}-expiry`}>Expires</label>
-          <select
-            id={`${ids}-expiry`}
-            value={expiry}
-            onChange={(e) => setExpiry(e.target.value as Expiry)}
-            aria-invalid={problems.expiry && expiry !== 'date' ? true : undefined}
-            aria-describedby={problems.expiry && expiry !== 'date' ? `${ids}-expiry-error` : undefined}
-          >
-            <option value="never">Never</option>
-            <option value="30">In 30 days</option>
-            <option value="90">In 90 days</option>
-            <option value="365">In a year</option>
-            <option value="date">On a date…</option>
-          </select>
-          {problems.expiry && expiry !== 'date' ? (
-            <small id={`${ids}-expiry-error`} className="field-error">
-              {problems.expiry}
-            </small>
-          ) : null}
-        </div>
+        {/* A refused date shows on the date field below; any other refused expiry here. */}
+        <Field label="Expires" error={expiry === 'date' ? null : problems.expiry}>
+          {(control) => (
+            <select {...control} value={expiry} onChange={(e) => setExpiry(e.target.value as Expiry)}>
+              <option value="never">Never</option>
+              <option value="30">In 30 days</option>
+              <option value="90">In 90 days</option>
+              <option value="365">In a year</option>
+              <option value="date">On a date…</option>
+            </select>
+          )}
+        </Field>
         {expiry === 'date' ? (
           <TextField
             label="Expiry date"

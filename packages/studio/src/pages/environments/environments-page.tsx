@@ -3,11 +3,14 @@
  * another, or cloned from one), promote published content between two with the plan shown first,
  * and delete one (not the default).
  */
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { type ApiError, type Environment, environments } from '../../api/index.js';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type ApiError, type Environment, environments, fieldMessages } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
-import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Field } from '../../ui/field.js';
+import { Empty, ErrorNotice, Notice } from '../../ui/notice.js';
 import { TextField } from '../../ui/text-field.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { formatTime } from '../dashboard-page.js';
 import { PromotePanel } from './promote-panel.js';
 
@@ -20,26 +23,14 @@ let flash: string | null = null;
 export function EnvironmentsPage() {
   const { target, bootstrap, setTarget } = useStudio();
   const canManage = bootstrap.me.capabilities['settings.manage'];
-  const [list, setList] = useState<Environment[] | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const environmentList = useApiData(() => environments.list(target.project), [target.project]);
+  const list = environmentList.data;
   const [message] = useState<string | null>(() => flash);
   useEffect(() => {
     flash = null;
   }, []);
   const [deleting, setDeleting] = useState<Environment | null>(null);
   const [promoteFrom, setPromoteFrom] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setList(await environments.list(target.project));
-    } catch (caught) {
-      setError(toApiError(caught));
-    }
-  }, [target.project]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   /** Reloads the Studio's project data, so the environment switcher shows the change. */
   const refreshStudio = (text: string, environment = target.environment) => {
@@ -66,73 +57,58 @@ export function EnvironmentsPage() {
         shares its base's schema and adds to it. Content moves between environments by promotion.
       </p>
       {message ? <Notice kind="success">{message}</Notice> : null}
-      <ErrorNotice error={error} />
-      {list === null && !error ? <Loading /> : null}
-      {list ? (
-        <div className="table-scroll">
-          <table className="list admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Extends</th>
-                <th scope="col">Created</th>
-                {canManage ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((env) => {
-                const children = childrenOf(env.name);
-                return (
-                  <tr key={env.name}>
-                    <th scope="row">
-                      {env.name}
-                      {env.isDefault ? <span className="badge badge-published">default</span> : null}
-                      {env.name === target.environment ? <span className="badge badge-draft">open now</span> : null}
-                    </th>
-                    <td>{env.extends ?? <span className="muted">nothing</span>}</td>
-                    <td>{formatTime(env.createdAt)}</td>
-                    {canManage ? (
-                      <td>
-                        <div className="actions">
-                          <button
-                            type="button"
-                            onClick={() => setPromoteFrom(env.name)}
-                            aria-label={`Promote from ${env.name}`}
-                          >
-                            Promote…
-                          </button>
-                          {env.isDefault ? (
-                            <small className="muted">
-                              The default environment cannot be deleted: requests that name no environment use it.
-                            </small>
-                          ) : children.length > 0 ? (
-                            <small className="muted">
-                              Cannot be deleted while {children.join(', ')} extend{children.length === 1 ? 's' : ''} it.
-                            </small>
-                          ) : (
-                            <button
-                              type="button"
-                              className="danger"
-                              onClick={() => setDeleting(env)}
-                              aria-label={`Delete ${env.name}`}
-                            >
-                              Delete…
-                            </button>
-                          )}
-                        </div>
-                      </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ErrorNotice error={environmentList.error} />
+      <DataTable
+        items={list}
+        failed={environmentList.error !== null}
+        columns={['Name', 'Extends', 'Created']}
+        actions={canManage}
+        row={(env) => {
+          const children = childrenOf(env.name);
+          return (
+            <tr key={env.name}>
+              <th scope="row">
+                {env.name}
+                {env.isDefault ? <span className="badge badge-published">default</span> : null}
+                {env.name === target.environment ? <span className="badge badge-draft">open now</span> : null}
+              </th>
+              <td>{env.extends ?? <span className="muted">nothing</span>}</td>
+              <td>{formatTime(env.createdAt)}</td>
+              {canManage ? (
+                <td>
+                  <div className="actions">
+                    <button
+                      type="button"
+                      onClick={() => setPromoteFrom(env.name)}
+                      aria-label={`Promote from ${env.name}`}
+                    >
+                      Promote…
+                    </button>
+                    {env.isDefault ? (
+                      <small className="muted">
+                        The default environment cannot be deleted: requests that name no environment use it.
+                      </small>
+                    ) : children.length > 0 ? (
+                      <small className="muted">
+                        Cannot be deleted while {children.join(', ')} extend{children.length === 1 ? 's' : ''} it.
+                      </small>
+                    ) : (
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => setDeleting(env)}
+                        aria-label={`Delete ${env.name}`}
+                      >
+                        Delete…
+                      </button>
+                    )}
+                  </div>
+                </td>
+              ) : null}
+            </tr>
+          );
+        }}
+      />
       {!canManage ? (
         <Notice kind="info">
           Creating, promoting and deleting environments needs the <code>settings:manage</code> permission.
@@ -145,7 +121,7 @@ export function EnvironmentsPage() {
             project={target.project}
             environments={list}
             initialSource={promoteFrom}
-            onApplied={() => void load()}
+            onApplied={() => void environmentList.reload()}
           />
           <CreateEnvironmentForm
             project={target.project}
@@ -214,7 +190,7 @@ function CreateEnvironmentForm({
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
-      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      const fields = fieldMessages(apiError);
       if (fields['body.name']) setProblem(`The name ${fields['body.name']}.`);
       setBusy(false);
     }
@@ -248,16 +224,17 @@ function CreateEnvironmentForm({
           </label>
         </fieldset>
         {mode !== 'empty' ? (
-          <div className="field">
-            <label htmlFor={`${ids}-source`}>{mode === 'clone' ? 'Copy of' : 'Extends'}</label>
-            <select id={`${ids}-source`} value={source} onChange={(e) => setSource(e.target.value)}>
-              {list.map((env) => (
-                <option key={env.name} value={env.name}>
-                  {env.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field label={mode === 'clone' ? 'Copy of' : 'Extends'}>
+            {(control) => (
+              <select {...control} value={source} onChange={(e) => setSource(e.target.value)}>
+                {list.map((env) => (
+                  <option key={env.name} value={env.name}>
+                    {env.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         ) : null}
         <ErrorNotice error={error} title="The environment was not created." />
         <button type="submit" className="primary" disabled={busy}>

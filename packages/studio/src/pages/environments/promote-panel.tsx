@@ -9,18 +9,19 @@ import {
   DEFAULT_LOCALE,
   type Environment,
   environments,
-  type PromotePlanEntry,
+  type PromotePlanItem,
 } from '../../api/index.js';
 import { toApiError } from '../../state/studio-context.js';
+import { DataTable } from '../../ui/data-table.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
 
-const ACTION_WORDS: Record<PromotePlanEntry['action'], string> = {
+const ACTION_WORDS: Record<PromotePlanItem['action'], string> = {
   create: 'Create',
   update: 'Update',
   unchanged: 'Unchanged',
   conflict: 'Conflict',
 };
-const ACTION_BADGE: Record<PromotePlanEntry['action'], string> = {
+const ACTION_BADGE: Record<PromotePlanItem['action'], string> = {
   create: 'badge-published',
   update: 'badge-changed',
   unchanged: 'badge-draft',
@@ -28,8 +29,8 @@ const ACTION_BADGE: Record<PromotePlanEntry['action'], string> = {
 };
 
 /** "2 to create, 1 to update, 3 unchanged, 1 conflict". */
-export function summaryOf(plan: PromotePlanEntry[]): string {
-  const count = (action: PromotePlanEntry['action']) => plan.filter((item) => item.action === action).length;
+export function summaryOf(plan: PromotePlanItem[]): string {
+  const count = (action: PromotePlanItem['action']) => plan.filter((item) => item.action === action).length;
   const parts = [
     `${count('create')} to create`,
     `${count('update')} to update`,
@@ -39,9 +40,9 @@ export function summaryOf(plan: PromotePlanEntry[]): string {
   return parts.join(', ');
 }
 
-const selectable = (item: PromotePlanEntry) => item.action === 'create' || item.action === 'update';
+const selectable = (item: PromotePlanItem) => item.action === 'create' || item.action === 'update';
 
-type Outcome = { kind: 'dry' | 'applied' | 'refused'; plan: PromotePlanEntry[] };
+type Outcome = { kind: 'dry' | 'applied' | 'refused'; plan: PromotePlanItem[] };
 
 export function PromotePanel({
   project,
@@ -61,7 +62,7 @@ export function PromotePanel({
   const [target, setTarget] = useState(() =>
     firstSource === defaultName ? (list.find((env) => env.name !== defaultName)?.name ?? '') : defaultName,
   );
-  const [plan, setPlan] = useState<PromotePlanEntry[] | null>(null);
+  const [plan, setPlan] = useState<PromotePlanItem[] | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -194,64 +195,53 @@ export function PromotePanel({
             Plan: {source} → {target}
           </h3>
           <p role="status">{plan.length === 0 ? `${source} has no published documents.` : summaryOf(plan)}</p>
-          {plan.length > 0 ? (
-            <div className="table-scroll">
-              <table className="list admin-table">
-                <thead>
-                  <tr>
-                    <th scope="col">
-                      <label>
-                        <input
-                          type="checkbox"
-                          checked={allChosen}
-                          disabled={!plan.some(selectable)}
-                          onChange={(e) =>
-                            setChosen(
-                              e.target.checked
-                                ? new Set(plan.filter(selectable).map((item) => item.documentId))
-                                : new Set(),
-                            )
-                          }
-                        />
-                        <span className="visually-hidden">Choose every document that can move</span>
-                      </label>
-                    </th>
-                    <th scope="col">Document</th>
-                    <th scope="col">Locale</th>
-                    <th scope="col">Action</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {plan.map((item) => (
-                    <tr key={item.documentId}>
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`Promote ${item.path}${item.locale !== DEFAULT_LOCALE ? ` (${item.locale})` : ''}`}
-                          checked={chosen.has(item.documentId)}
-                          disabled={!selectable(item)}
-                          onChange={(e) =>
-                            setChosen((all) => {
-                              const next = new Set(all);
-                              if (e.target.checked) next.add(item.documentId);
-                              else next.delete(item.documentId);
-                              return next;
-                            })
-                          }
-                        />
-                      </td>
-                      <th scope="row">{item.path}</th>
-                      <td>{item.locale === DEFAULT_LOCALE ? '—' : item.locale}</td>
-                      <td>
-                        <span className={`badge ${ACTION_BADGE[item.action]}`}>{ACTION_WORDS[item.action]}</span>
-                        {item.reason ? <small className="muted"> {item.reason}</small> : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : null}
+          <DataTable
+            items={plan}
+            columns={[
+              <label key="all">
+                <input
+                  type="checkbox"
+                  checked={allChosen}
+                  disabled={!plan.some(selectable)}
+                  onChange={(e) =>
+                    setChosen(
+                      e.target.checked ? new Set(plan.filter(selectable).map((item) => item.documentId)) : new Set(),
+                    )
+                  }
+                />
+                <span className="visually-hidden">Choose every document that can move</span>
+              </label>,
+              'Document',
+              'Locale',
+              'Action',
+            ]}
+            row={(item) => (
+              <tr key={item.documentId}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Promote ${item.path}${item.locale !== DEFAULT_LOCALE ? ` (${item.locale})` : ''}`}
+                    checked={chosen.has(item.documentId)}
+                    disabled={!selectable(item)}
+                    onChange={(e) =>
+                      setChosen((all) => {
+                        const next = new Set(all);
+                        if (e.target.checked) next.add(item.documentId);
+                        else next.delete(item.documentId);
+                        return next;
+                      })
+                    }
+                  />
+                </td>
+                <th scope="row">{item.path}</th>
+                <td>{item.locale === DEFAULT_LOCALE ? '—' : item.locale}</td>
+                <td>
+                  <span className={`badge ${ACTION_BADGE[item.action]}`}>{ACTION_WORDS[item.action]}</span>
+                  {item.reason ? <small className="muted"> {item.reason}</small> : null}
+                </td>
+              </tr>
+            )}
+          />
           <div className="actions">
             <button type="button" onClick={dryRun} disabled={busy || selection.length === 0}>
               Dry run of the selection

@@ -4,7 +4,7 @@
  * so the page can show each file's progress; headers, CSRF and errors stay the SDK's.
  */
 import type { MediaAsset, MediaCategory } from '@cms/core';
-import { createClient, type MediaListQuery, type Page, type ProjectSettings, type User } from '@cms/sdk';
+import { createClient, type MediaListQuery } from '@cms/sdk';
 import { at, type Target, viaSdk } from '../../api/sdk.js';
 import { type SendProgress, xhrFetch } from './xhr-fetch.js';
 
@@ -18,16 +18,16 @@ export const MEDIA_CATEGORIES: readonly MediaCategory[] = ['image', 'video', 'au
 export const MEDIA_PAGE_SIZE = 30;
 
 export const mediaLibrary = {
-  list: (target: Target, query: MediaListQuery) => viaSdk<Page<MediaAsset>>(() => at(target).media.list(query)),
-  get: (target: Target, id: string) => viaSdk<MediaAsset>(() => at(target).media.get(id)),
-  remove: (target: Target, id: string) => viaSdk<{ deleted: true; id: string }>(() => at(target).media.delete(id)),
+  list: (target: Target, query: MediaListQuery) => viaSdk(() => at(target).media.list(query)),
+  get: (target: Target, id: string) => viaSdk(() => at(target).media.get(id)),
+  remove: (target: Target, id: string) => viaSdk(() => at(target).media.delete(id)),
   /** The project's settings: `mediaImageMaxBytes` is the image upload limit (null: none beyond the server's). */
-  settings: (target: Target) => viaSdk<ProjectSettings>(() => at({ project: target.project }).projects.settings()),
+  settings: (target: Target) => viaSdk(() => at({ project: target.project }).projects.settings()),
   /** Everyone who may have uploaded, for the uploader filter (needs `users.manage`). */
-  users: () => viaSdk<Page<User>>(() => at(null).users.list({ limit: 100 })),
+  users: () => viaSdk(() => at(null).users.list({ limit: 100 })),
   /** Uploads one file, reporting the bytes sent; `signal` cancels it. */
   upload: (target: Target, file: File, onProgress: (progress: SendProgress) => void, signal: AbortSignal) =>
-    viaSdk<MediaAsset>(() =>
+    viaSdk(() =>
       createClient({
         baseUrl: window.location.origin,
         session: true,

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ApiError } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { ConfirmDialog } from '../../ui/confirm-dialog.js';
+import { CopyButton } from '../../ui/copy-button.js';
 import { ErrorNotice } from '../../ui/notice.js';
 import { formatTime } from '../dashboard-page.js';
-import { ConfirmDialog } from './confirm-dialog.js';
-import { CopyButton } from './copy-button.js';
 import { type MediaAsset, mediaLibrary } from './media-api.js';
 import { CATEGORY_LABELS, CategoryIcon, formatBytes } from './media-format.js';
 
@@ -91,7 +91,7 @@ export function MediaDetails({
           onFocus={(event) => event.target.select()}
         />
         <div className="row-actions">
-          <CopyButton text={asset.url} label="Copy address" />
+          <CopyButton text={asset.url} label="Copy address" confirm="beside" />
         </div>
       </div>
       <p>

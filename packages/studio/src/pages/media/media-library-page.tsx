@@ -1,8 +1,9 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ApiError } from '../../api/index.js';
-import { navigate, useLocation } from '../../router.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { OrderSelect, SearchForm, useAddressQuery } from '../../ui/list-filters.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { Pager } from '../../ui/pager.js';
 import { formatTime } from '../dashboard-page.js';
 import {
   MEDIA_CATEGORIES,
@@ -38,7 +39,7 @@ interface Uploader {
  */
 export function MediaLibraryPage() {
   const { target, bootstrap } = useStudio();
-  const { query } = useLocation();
+  const { query, setQuery } = useAddressQuery('/media');
   const q = query.get('q') ?? '';
   const category = (query.get('category') ?? '') as MediaCategory | '';
   const uploadedBy = query.get('uploadedBy') ?? '';
@@ -48,7 +49,6 @@ export function MediaLibraryPage() {
   const order = (query.get('order') ?? SORTS[sort]?.order ?? 'desc') as 'asc' | 'desc';
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
 
-  const [searchText, setSearchText] = useState(q);
   const [listing, setListing] = useState<Listing>({ state: 'loading' });
   const [error, setError] = useState<ApiError | null>(null);
   const [reload, setReload] = useState(0);
@@ -57,8 +57,6 @@ export function MediaLibraryPage() {
   const [limit, setLimit] = useState<ImageLimit>({ state: 'loading' });
   const [uploaders, setUploaders] = useState<Uploader[]>([]);
   const me = bootstrap.me;
-
-  useEffect(() => setSearchText(q), [q]);
 
   useEffect(() => {
     let live = true;
@@ -128,26 +126,7 @@ export function MediaLibraryPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a target change clears the selection
   useEffect(() => setSelected(null), [target]);
 
-  const setQuery = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(query);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null || value === '') next.delete(key);
-      else next.set(key, value);
-    }
-    if (!('page' in changes)) next.delete('page');
-    const text = next.toString();
-    navigate(`/media${text ? `?${text}` : ''}`, { replace: true });
-  };
-
-  const submitSearch = (event: FormEvent) => {
-    event.preventDefault();
-    setQuery({ q: searchText.trim() || null });
-  };
-
   const filtered = Boolean(q || category || uploadedBy || uploadedFrom || uploadedTo);
-  const total = listing.state === 'ready' ? listing.total : 0;
-  const first = total === 0 ? 0 : (page - 1) * MEDIA_PAGE_SIZE + 1;
-  const last = Math.min(total, page * MEDIA_PAGE_SIZE);
   const uploaderOptions =
     uploadedBy && !uploaders.some((u) => u.id === uploadedBy)
       ? [...uploaders, { id: uploadedBy, label: uploadedBy }]
@@ -169,13 +148,7 @@ export function MediaLibraryPage() {
         onShow={(asset) => setSelected(asset)}
       />
       <h2>Files</h2>
-      <form className="toolbar" aria-label="Search media" onSubmit={submitSearch}>
-        <label className="grow">
-          <span>Search file names</span>
-          <input type="search" value={searchText} onChange={(e) => setSearchText(e.target.value)} />
-        </label>
-        <button type="submit">Search</button>
-      </form>
+      <SearchForm name="Search media" label="Search file names" q={q} onSearch={(words) => setQuery({ q: words })} />
       <div className="toolbar media-filters">
         <label>
           <span>Category</span>
@@ -230,13 +203,7 @@ export function MediaLibraryPage() {
             ))}
           </select>
         </label>
-        <label>
-          <span>Order</span>
-          <select value={order} onChange={(e) => setQuery({ order: e.target.value })}>
-            <option value="desc">Descending</option>
-            <option value="asc">Ascending</option>
-          </select>
-        </label>
+        <OrderSelect value={order} onChange={(to) => setQuery({ order: to })} />
         {filtered ? (
           <button
             type="button"
@@ -287,19 +254,13 @@ export function MediaLibraryPage() {
               ))}
             </ul>
           ) : null}
-          {total > 0 ? (
-            <nav className="pager" aria-label="Pages">
-              <span role="status">
-                {first}–{last} of {total} {total === 1 ? 'file' : 'files'}
-              </span>
-              <button type="button" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) })}>
-                Previous page
-              </button>
-              <button type="button" disabled={last >= total} onClick={() => setQuery({ page: String(page + 1) })}>
-                Next page
-              </button>
-            </nav>
-          ) : null}
+          <Pager
+            page={page}
+            pageSize={MEDIA_PAGE_SIZE}
+            total={listing.state === 'ready' ? listing.total : 0}
+            unit={{ one: 'file', many: 'files' }}
+            onPage={(to) => setQuery({ page: String(to) })}
+          />
         </div>
         {selected ? (
           <MediaDetails

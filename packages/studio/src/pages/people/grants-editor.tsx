@@ -4,23 +4,17 @@
  */
 
 import { useEffect, useId, useRef, useState } from 'react';
-import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
-import {
-  type ApiError,
-  type Environment,
-  environments,
-  type GrantEntry,
-  people,
-  type UserEntry,
-} from '../../api/index.js';
+import { type ApiError, type Environment, environments, type Grant, people, type User } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
-import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { DataTable } from '../../ui/data-table.js';
+import { ErrorNotice, Notice } from '../../ui/notice.js';
+import { RoleSelect } from '../../ui/role-select.js';
 
-interface Row extends GrantEntry {
+interface Row extends Grant {
   key: number;
 }
 
-export function GrantsEditor({ user, onClose }: { user: UserEntry; onClose: () => void }) {
+export function GrantsEditor({ user, onClose }: { user: User; onClose: () => void }) {
   const { bootstrap } = useStudio();
   const projects = bootstrap.projects;
   const [rows, setRows] = useState<Row[] | null>(null);
@@ -57,10 +51,10 @@ export function GrantsEditor({ user, onClose }: { user: UserEntry; onClose: () =
     }
   }, [rows]);
 
-  const change = (key: number, patch: Partial<GrantEntry>) =>
+  const change = (key: number, patch: Partial<Grant>) =>
     setRows((all) => (all ?? []).map((row) => (row.key === key ? { ...row, ...patch } : row)));
 
-  const grantsOf = (list: Row[]): GrantEntry[] =>
+  const grantsOf = (list: Row[]): Grant[] =>
     list.map(({ project, environment, role }) => ({ project, environment, role }));
   const dirty = rows !== null && JSON.stringify(grantsOf(rows)) !== saved;
 
@@ -97,85 +91,66 @@ export function GrantsEditor({ user, onClose }: { user: UserEntry; onClose: () =
           project is invisible to them.
         </p>
       )}
-      {rows === null && !error ? <Loading /> : null}
-      {rows && rows.length === 0 ? <p>No grants.</p> : null}
-      {rows && rows.length > 0 ? (
-        <div className="table-scroll">
-          <table className="list admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Project</th>
-                <th scope="col">Environment</th>
-                <th scope="col">Role</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row, index) => (
-                <tr key={row.key}>
-                  <td>
-                    <select
-                      aria-label={`Project of grant ${index + 1}`}
-                      value={row.project}
-                      onChange={(e) => change(row.key, { project: e.target.value, environment: '*' })}
-                    >
-                      {projects.some((p) => p.slug === row.project) ? null : (
-                        <option value={row.project}>{row.project}</option>
-                      )}
-                      {projects.map((p) => (
-                        <option key={p.slug} value={p.slug}>
-                          {p.name}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Environment of grant ${index + 1}`}
-                      value={row.environment}
-                      onChange={(e) => change(row.key, { environment: e.target.value })}
-                    >
-                      <option value="*">Every environment</option>
-                      {row.environment !== '*' && !(envs[row.project] ?? []).some((e) => e.name === row.environment) ? (
-                        <option value={row.environment}>{row.environment}</option>
-                      ) : null}
-                      {(envs[row.project] ?? []).map((env) => (
-                        <option key={env.name} value={env.name}>
-                          {env.name}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Role of grant ${index + 1}`}
-                      value={row.role}
-                      onChange={(e) => change(row.key, { role: e.target.value as Role })}
-                    >
-                      {ROLES.map((role) => (
-                        <option key={role} value={role}>
-                          {role}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      onClick={() => setRows((all) => (all ?? []).filter((r) => r.key !== row.key))}
-                      aria-label={`Remove grant ${index + 1}`}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <DataTable
+        items={rows}
+        failed={rows === null && error !== null}
+        empty="No grants."
+        columns={['Project', 'Environment', 'Role']}
+        actions
+        row={(row, index) => (
+          <tr key={row.key}>
+            <td>
+              <select
+                aria-label={`Project of grant ${index + 1}`}
+                value={row.project}
+                onChange={(e) => change(row.key, { project: e.target.value, environment: '*' })}
+              >
+                {projects.some((p) => p.slug === row.project) ? null : (
+                  <option value={row.project}>{row.project}</option>
+                )}
+                {projects.map((p) => (
+                  <option key={p.slug} value={p.slug}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <select
+                aria-label={`Environment of grant ${index + 1}`}
+                value={row.environment}
+                onChange={(e) => change(row.key, { environment: e.target.value })}
+              >
+                <option value="*">Every environment</option>
+                {row.environment !== '*' && !(envs[row.project] ?? []).some((e) => e.name === row.environment) ? (
+                  <option value={row.environment}>{row.environment}</option>
+                ) : null}
+                {(envs[row.project] ?? []).map((env) => (
+                  <option key={env.name} value={env.name}>
+                    {env.name}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <RoleSelect
+                aria-label={`Role of grant ${index + 1}`}
+                value={row.role}
+                onChange={(role) => change(row.key, { role })}
+              />
+            </td>
+            <td>
+              <button
+                type="button"
+                onClick={() => setRows((all) => (all ?? []).filter((r) => r.key !== row.key))}
+                aria-label={`Remove grant ${index + 1}`}
+              >
+                Remove
+              </button>
+            </td>
+          </tr>
+        )}
+      />
       <ErrorNotice error={error} title="The access was not saved." />
       {message ? <Notice kind="success">{message}</Notice> : null}
       <div className="actions">

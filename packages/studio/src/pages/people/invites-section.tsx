@@ -5,20 +5,23 @@
  * memory, never stored, and offered beside them while moving between Studio pages.
  */
 
-import { type FormEvent, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, type InviteEntry, type PendingInviteEntry, people } from '../../api/index.js';
+import { type FormEvent, useState, useSyncExternalStore } from 'react';
+import type { Role } from '../../../../core/src/auth/scopes.js';
+import { type ApiError, fieldMessages, type Invite, type PendingInvite, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { CopyButton } from '../../ui/copy-button.js';
+import { Field } from '../../ui/field.js';
+import { Listing } from '../../ui/listing.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
+import { ROLE_HELP, RoleSelect } from '../../ui/role-select.js';
 import { TextField } from '../../ui/text-field.js';
-import { CopyButton } from '../api-keys/copy-button.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { formatTime } from '../dashboard-page.js';
-import { ROLE_HELP } from './roles.js';
 
 // Invites sent in this tab: kept in memory only (the links are secrets), newest first.
-let sent: InviteEntry[] = [];
+let sent: Invite[] = [];
 const listeners = new Set<() => void>();
-function remember(invite: InviteEntry) {
+function remember(invite: Invite) {
   // A new invite for an email withdraws that email's earlier ones (as the server does).
   sent = [invite, ...sent.filter((i) => i.email !== invite.email)];
   for (const listener of listeners) listener();
@@ -38,32 +41,20 @@ export function InvitesSection() {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState<PendingInviteEntry[] | null>(null);
-  const [listError, setListError] = useState<ApiError | null>(null);
+  const pending = useApiData(() => people.pendingInvites(), []);
+  const [withdrawError, setWithdrawError] = useState<ApiError | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setPending(await people.pendingInvites());
-      setListError(null);
-    } catch (caught) {
-      setListError(toApiError(caught));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const withdraw = async (invite: PendingInviteEntry) => {
+  const withdraw = async (invite: PendingInvite) => {
     if (!window.confirm(`Withdraw the invitation for ${invite.email}? Its link stops working.`)) return;
     setMessage(null);
+    setWithdrawError(null);
     try {
       await people.withdrawInvite(invite.id);
       setMessage(`Withdrew the invitation for ${invite.email}.`);
     } catch (caught) {
-      setListError(toApiError(caught));
+      setWithdrawError(toApiError(caught));
     }
-    await load();
+    await pending.reload();
   };
 
   const submit = async (event: FormEvent) => {
@@ -81,11 +72,11 @@ export function InvitesSection() {
       remember(invite);
       setMessage(`Invitation for ${invite.email} created. Send them the link below.`);
       setEmail('');
-      await load();
+      await pending.reload();
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
-      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      const fields = fieldMessages(apiError);
       if (fields['body.email']) setProblems({ email: `This email ${fields['body.email']}` });
     } finally {
       setBusy(false);
@@ -109,35 +100,25 @@ export function InvitesSection() {
           onChange={(e) => setEmail(e.target.value)}
           error={problems.email}
         />
-        <div className="field">
-          <label htmlFor="invite-project">Project</label>
-          <select id="invite-project" value={project} onChange={(e) => setProject(e.target.value)}>
-            <option value="">No project: the role applies to the whole instance</option>
-            {bootstrap.projects.map((p) => (
-              <option key={p.slug} value={p.slug}>
-                {p.name} ({p.slug})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="invite-role">Role</label>
-          <small className="hint" id="invite-role-hint">
-            With a project, the role is granted in that project, every environment. {ROLE_HELP}
-          </small>
-          <select
-            id="invite-role"
-            aria-describedby="invite-role-hint"
-            value={role}
-            onChange={(e) => setRole(e.target.value as Role)}
-          >
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field id="invite-project" label="Project">
+          {(control) => (
+            <select {...control} value={project} onChange={(e) => setProject(e.target.value)}>
+              <option value="">No project: the role applies to the whole instance</option>
+              {bootstrap.projects.map((p) => (
+                <option key={p.slug} value={p.slug}>
+                  {p.name} ({p.slug})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          id="invite-role"
+          label="Role"
+          hint={`With a project, the role is granted in that project, every environment. ${ROLE_HELP}`}
+        >
+          {(control) => <RoleSelect {...control} value={role} onChange={setRole} />}
+        </Field>
         <ErrorNotice error={error} title="The invitation was not created." />
         {message ? <Notice kind="success">{message}</Notice> : null}
         <button type="submit" className="primary" disabled={busy}>
@@ -149,48 +130,48 @@ export function InvitesSection() {
         Invitations neither accepted nor expired. A link is shown only when its invitation is created (here, those
         created in this browser tab); for a lost link, create a new invitation, which replaces the old one.
       </p>
-      <ErrorNotice error={listError} />
-      {pending === null && !listError ? <p className="loading">Loading…</p> : null}
-      {pending && pending.length === 0 ? <p className="empty">No pending invitations.</p> : null}
-      {pending && pending.length > 0 ? (
-        <ul className="invite-list">
-          {pending.map((invite) => {
-            const link = links.get(invite.id);
-            return (
-              <li key={invite.id} className="panel">
-                <strong>{invite.email}</strong>{' '}
-                <span className="muted">
-                  {invite.role}
-                  {invite.project ? ` in ${invite.project}` : ' (instance)'} · sent {formatTime(invite.createdAt)} ·
-                  expires {formatTime(invite.expiresAt)}
-                </span>
-                <div className="actions">
-                  {link ? (
-                    <>
-                      <input
-                        readOnly
-                        className="mono grow-input"
-                        value={link}
-                        aria-label={`Invitation link for ${invite.email}`}
-                        onFocus={(e) => e.target.select()}
-                      />
-                      <CopyButton text={link} label="Copy link" />
-                    </>
-                  ) : null}
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => withdraw(invite)}
-                    aria-label={`Withdraw the invitation for ${invite.email}`}
-                  >
-                    Withdraw
-                  </button>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      ) : null}
+      <ErrorNotice error={withdrawError ?? pending.error} />
+      <Listing items={pending.data} failed={pending.error !== null} empty="No pending invitations.">
+        {(list) => (
+          <ul className="invite-list">
+            {list.map((invite) => {
+              const link = links.get(invite.id);
+              return (
+                <li key={invite.id} className="panel">
+                  <strong>{invite.email}</strong>{' '}
+                  <span className="muted">
+                    {invite.role}
+                    {invite.project ? ` in ${invite.project}` : ' (instance)'} · sent {formatTime(invite.createdAt)} ·
+                    expires {formatTime(invite.expiresAt)}
+                  </span>
+                  <div className="actions">
+                    {link ? (
+                      <>
+                        <input
+                          readOnly
+                          className="mono grow-input"
+                          value={link}
+                          aria-label={`Invitation link for ${invite.email}`}
+                          onFocus={(e) => e.target.select()}
+                        />
+                        <CopyButton text={link} label="Copy link" confirm="button" />
+                      </>
+                    ) : null}
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => withdraw(invite)}
+                      aria-label={`Withdraw the invitation for ${invite.email}`}
+                    >
+                      Withdraw
+                    </button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </Listing>
     </section>
   );
 }

@@ -4,16 +4,19 @@
  * sessions with "Sign out everywhere".
  */
 
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { ROLES, type Role } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, people, type UserEntry } from '../../api/index.js';
+import { type FormEvent, useState } from 'react';
+import type { Role } from '../../../../core/src/auth/scopes.js';
+import { type ApiError, fieldMessages, people, type User } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
-import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Field } from '../../ui/field.js';
+import { ErrorNotice, Notice } from '../../ui/notice.js';
+import { ROLE_HELP, RoleSelect } from '../../ui/role-select.js';
 import { TextField } from '../../ui/text-field.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { formatTime } from '../dashboard-page.js';
 import { GrantsEditor } from './grants-editor.js';
 import { InvitesSection } from './invites-section.js';
-import { ROLE_HELP } from './roles.js';
 import { SessionsSection } from './sessions-section.js';
 
 const PAGE_SIZE = 50;
@@ -43,29 +46,14 @@ export function PeoplePage() {
 function UsersSection() {
   const { bootstrap } = useStudio();
   const [offset, setOffset] = useState(0);
-  const [page, setPage] = useState<{ users: UserEntry[]; total: number } | null>(null);
+  const page = useApiData(() => people.list(offset, PAGE_SIZE), [offset]);
   const [error, setError] = useState<ApiError | null>(null);
-  const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [roles, setRoles] = useState<Record<string, Role>>({});
-  const [editing, setEditing] = useState<UserEntry | null>(null);
+  const [editing, setEditing] = useState<User | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
-  const load = useCallback(async (at: number) => {
-    try {
-      const answer = await people.list(at, PAGE_SIZE);
-      setPage({ users: answer.data, total: answer.pagination.total });
-      setLoadError(null);
-    } catch (caught) {
-      setLoadError(toApiError(caught));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load(offset);
-  }, [load, offset]);
-
-  const act = async (user: UserEntry, change: { role?: Role; disabled?: boolean }, done: string) => {
+  const act = async (user: User, change: { role?: Role; disabled?: boolean }, done: string) => {
     setBusy(user.id);
     setError(null);
     setMessage(null);
@@ -76,7 +64,7 @@ function UsersSection() {
         const { [user.id]: _dropped, ...rest } = all;
         return rest;
       });
-      await load(offset);
+      await page.reload();
     } catch (caught) {
       setError(toApiError(caught));
     } finally {
@@ -84,7 +72,7 @@ function UsersSection() {
     }
   };
 
-  const toggleDisabled = (user: UserEntry) => {
+  const toggleDisabled = (user: User) => {
     if (
       !user.disabled &&
       !window.confirm(
@@ -100,129 +88,105 @@ function UsersSection() {
     );
   };
 
-  const total = page?.total ?? 0;
+  const users = page.data?.data ?? null;
+  const total = page.data?.pagination.total ?? 0;
   return (
     <section aria-labelledby="users-heading">
       <h2 id="users-heading">Users</h2>
       <CreateUserForm
         onCreated={async (user) => {
           setMessage(`Created ${user.email}.`);
-          await load(offset);
+          await page.reload();
         }}
       />
-      <ErrorNotice error={loadError} title="The users could not be loaded." />
+      <ErrorNotice error={page.error} title="The users could not be loaded." />
       <ErrorNotice error={error} title="The change was not saved." />
       {message ? <Notice kind="success">{message}</Notice> : null}
-      {page === null && !loadError ? <Loading /> : null}
-      {page && page.users.length === 0 ? <Empty>No users.</Empty> : null}
-      {page && page.users.length > 0 ? (
-        <>
-          <p className="hint">{ROLE_HELP}</p>
-          <div className="table-scroll">
-            <table className="list admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.users.map((user) => {
-                  const chosen = roles[user.id] ?? user.role;
-                  const self = user.id === bootstrap.me.principalId;
-                  return (
-                    <tr key={user.id}>
-                      <th scope="row">
-                        {user.email}
-                        {self ? <span className="badge badge-draft">you</span> : null}
-                      </th>
-                      <td>
-                        <div className="actions">
-                          <select
-                            aria-label={`Role of ${user.email}`}
-                            value={chosen}
-                            onChange={(e) => setRoles((all) => ({ ...all, [user.id]: e.target.value as Role }))}
-                          >
-                            {ROLES.map((role) => (
-                              <option key={role} value={role}>
-                                {role}
-                              </option>
-                            ))}
-                          </select>
-                          <button
-                            type="button"
-                            disabled={chosen === user.role || busy === user.id}
-                            onClick={() => act(user, { role: chosen }, `${user.email} is now ${chosen}.`)}
-                            aria-label={`Save role of ${user.email}`}
-                          >
-                            Save role
-                          </button>
-                        </div>
-                      </td>
-                      <td>
-                        <span className={`badge ${user.disabled ? 'badge-error' : 'badge-published'}`}>
-                          {user.disabled ? 'Disabled' : 'Active'}
-                        </span>
-                        {user.hasPassword ? null : <span className="badge badge-draft">no password</span>}
-                      </td>
-                      <td>{formatTime(user.createdAt)}</td>
-                      <td>
-                        <div className="actions">
-                          <button
-                            type="button"
-                            onClick={() => setEditing(user)}
-                            aria-label={`Access of ${user.email}`}
-                            aria-expanded={editing?.id === user.id}
-                          >
-                            Access
-                          </button>
-                          <button
-                            type="button"
-                            className={user.disabled ? undefined : 'danger'}
-                            disabled={busy === user.id}
-                            onClick={() => toggleDisabled(user)}
-                            aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
-                          >
-                            {user.disabled ? 'Enable' : 'Disable'}
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          {total > PAGE_SIZE ? (
-            <nav className="pager" aria-label="Pages of users">
-              <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-                Previous
-              </button>
-              <span>
-                {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-              </span>
-              <button
-                type="button"
-                disabled={offset + PAGE_SIZE >= total}
-                onClick={() => setOffset(offset + PAGE_SIZE)}
-              >
-                Next
-              </button>
-            </nav>
-          ) : null}
-        </>
+      {users && users.length > 0 ? <p className="hint">{ROLE_HELP}</p> : null}
+      <DataTable
+        items={users}
+        failed={page.error !== null}
+        empty="No users."
+        columns={['Email', 'Role', 'Status', 'Created']}
+        actions
+        row={(user) => {
+          const picked = roles[user.id];
+          const chosen = picked ?? user.role;
+          const self = user.id === bootstrap.me.principalId;
+          return (
+            <tr key={user.id}>
+              <th scope="row">
+                {user.email}
+                {self ? <span className="badge badge-draft">you</span> : null}
+              </th>
+              <td>
+                <div className="actions">
+                  <RoleSelect
+                    aria-label={`Role of ${user.email}`}
+                    value={chosen}
+                    onChange={(role) => setRoles((all) => ({ ...all, [user.id]: role }))}
+                  />
+                  <button
+                    type="button"
+                    disabled={chosen === user.role || busy === user.id}
+                    onClick={() => picked && act(user, { role: picked }, `${user.email} is now ${picked}.`)}
+                    aria-label={`Save role of ${user.email}`}
+                  >
+                    Save role
+                  </button>
+                </div>
+              </td>
+              <td>
+                <span className={`badge ${user.disabled ? 'badge-error' : 'badge-published'}`}>
+                  {user.disabled ? 'Disabled' : 'Active'}
+                </span>
+                {user.hasPassword ? null : <span className="badge badge-draft">no password</span>}
+              </td>
+              <td>{formatTime(user.createdAt)}</td>
+              <td>
+                <div className="actions">
+                  <button
+                    type="button"
+                    onClick={() => setEditing(user)}
+                    aria-label={`Access of ${user.email}`}
+                    aria-expanded={editing?.id === user.id}
+                  >
+                    Access
+                  </button>
+                  <button
+                    type="button"
+                    className={user.disabled ? undefined : 'danger'}
+                    disabled={busy === user.id}
+                    onClick={() => toggleDisabled(user)}
+                    aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
+                  >
+                    {user.disabled ? 'Enable' : 'Disable'}
+                  </button>
+                </div>
+              </td>
+            </tr>
+          );
+        }}
+      />
+      {total > PAGE_SIZE ? (
+        <nav className="pager" aria-label="Pages of users">
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+            Previous
+          </button>
+          <span>
+            {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+          </span>
+          <button type="button" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
+            Next
+          </button>
+        </nav>
       ) : null}
       {editing ? <GrantsEditor key={editing.id} user={editing} onClose={() => setEditing(null)} /> : null}
     </section>
   );
 }
 
-function CreateUserForm({ onCreated }: { onCreated: (user: UserEntry) => unknown }) {
+function CreateUserForm({ onCreated }: { onCreated: (user: User) => unknown }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const [password, setPassword] = useState('');
@@ -247,7 +211,7 @@ function CreateUserForm({ onCreated }: { onCreated: (user: UserEntry) => unknown
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError);
-      const fields = (apiError.details.fields ?? {}) as Record<string, string>;
+      const fields = fieldMessages(apiError);
       setProblems({
         ...(fields['body.email'] ? { email: fields['body.email'] } : {}),
         ...(fields['body.password'] ? { password: fields['body.password'] } : {}),
@@ -269,24 +233,9 @@ function CreateUserForm({ onCreated }: { onCreated: (user: UserEntry) => unknown
           onChange={(e) => setEmail(e.target.value)}
           error={problems.email}
         />
-        <div className="field">
-          <label htmlFor="new-user-role">Role</label>
-          <small className="hint" id="new-user-role-hint">
-            {ROLE_HELP}
-          </small>
-          <select
-            id="new-user-role"
-            aria-describedby="new-user-role-hint"
-            value={role}
-            onChange={(e) => setRole(e.target.value as Role)}
-          >
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field id="new-user-role" label="Role" hint={ROLE_HELP}>
+          {(control) => <RoleSelect {...control} value={role} onChange={setRole} />}
+        </Field>
         <TextField
           label="Password (optional)"
           hint="Without one, the person cannot sign in until a password is set; an invite lets them choose their own."

@@ -3,11 +3,13 @@
  * ending one, and "Sign out everywhere", which ends every other session and then this one
  * (`DELETE /api/v1/auth/sessions/{id}` each; the last answer clears this browser's cookies).
  */
-import { useCallback, useEffect, useState } from 'react';
-import { type ApiError, people, type SessionEntry } from '../../api/index.js';
+import { useState } from 'react';
+import { type ApiError, people, type Session } from '../../api/index.js';
 import { navigate } from '../../router.js';
 import { toApiError } from '../../state/studio-context.js';
-import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { DataTable } from '../../ui/data-table.js';
+import { ErrorNotice, Notice } from '../../ui/notice.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { formatTime } from '../dashboard-page.js';
 
 /** A short name for a browser from its user agent ("Chrome on Linux"); the full text is kept in a title. */
@@ -39,35 +41,26 @@ export function deviceOf(userAgent: string | null | undefined): string {
 }
 
 export function SessionsSection() {
-  const [sessions, setSessions] = useState<SessionEntry[] | null>(null);
+  // This browser's session first, then the newest.
+  const sessions = useApiData(
+    async () =>
+      (await people.sessions()).sort(
+        (a, b) => Number(Boolean(b.current)) - Number(Boolean(a.current)) || b.issuedAt.localeCompare(a.issuedAt),
+      ),
+    [],
+  );
   const [error, setError] = useState<ApiError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      const list = await people.sessions();
-      list.sort(
-        (a, b) => Number(Boolean(b.current)) - Number(Boolean(a.current)) || b.issuedAt.localeCompare(a.issuedAt),
-      );
-      setSessions(list);
-    } catch (caught) {
-      setError(toApiError(caught));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const end = async (session: SessionEntry) => {
+  const end = async (session: Session) => {
     setBusy(true);
     setError(null);
     setMessage(null);
     try {
       await people.endSession(session.id);
       setMessage(`Signed out ${deviceOf(session.userAgent)}.`);
-      await load();
+      await sessions.reload();
     } catch (caught) {
       setError(toApiError(caught));
     } finally {
@@ -91,7 +84,7 @@ export function SessionsSection() {
     } catch (caught) {
       setError(toApiError(caught));
       setBusy(false);
-      await load();
+      await sessions.reload();
     }
   };
 
@@ -102,55 +95,40 @@ export function SessionsSection() {
         Every browser where you are signed in. A session ends after 12 hours without use and 7 days after signing in.
         Command-line keys are listed under API keys.
       </p>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={error ?? sessions.error} />
       {message ? <Notice kind="success">{message}</Notice> : null}
-      {sessions === null && !error ? <Loading /> : null}
-      {sessions && sessions.length > 0 ? (
-        <div className="table-scroll">
-          <table className="list admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Address</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last active</th>
-                <th scope="col">Ends</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.map((session) => (
-                <tr key={session.id}>
-                  <th scope="row" title={session.userAgent ?? undefined}>
-                    {deviceOf(session.userAgent)}
-                    {session.current ? <span className="badge badge-published">this browser</span> : null}
-                  </th>
-                  <td>{session.ipAddress ?? 'unknown'}</td>
-                  <td>{formatTime(session.issuedAt)}</td>
-                  <td>{session.lastSeenAt ? formatTime(session.lastSeenAt) : '—'}</td>
-                  <td>{formatTime(session.expiresAt)}</td>
-                  <td>
-                    {session.current ? null : (
-                      <button
-                        type="button"
-                        disabled={busy}
-                        onClick={() => end(session)}
-                        aria-label={`Sign out ${deviceOf(session.userAgent)} signed in ${formatTime(session.issuedAt)}`}
-                      >
-                        Sign out this session
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <DataTable
+        items={sessions.data}
+        failed={sessions.error !== null}
+        columns={['Device', 'Address', 'Signed in', 'Last active', 'Ends']}
+        actions
+        row={(session) => (
+          <tr key={session.id}>
+            <th scope="row" title={session.userAgent ?? undefined}>
+              {deviceOf(session.userAgent)}
+              {session.current ? <span className="badge badge-published">this browser</span> : null}
+            </th>
+            <td>{session.ipAddress ?? 'unknown'}</td>
+            <td>{formatTime(session.issuedAt)}</td>
+            <td>{session.lastSeenAt ? formatTime(session.lastSeenAt) : '—'}</td>
+            <td>{formatTime(session.expiresAt)}</td>
+            <td>
+              {session.current ? null : (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() => end(session)}
+                  aria-label={`Sign out ${deviceOf(session.userAgent)} signed in ${formatTime(session.issuedAt)}`}
+                >
+                  Sign out this session
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       <div className="actions">
-        <button type="button" className="danger" disabled={busy || sessions === null} onClick={everywhere}>
+        <button type="button" className="danger" disabled={busy || sessions.data === null} onClick={everywhere}>
           Sign out everywhere
         </button>
       </div>

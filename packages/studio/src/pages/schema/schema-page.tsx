@@ -1,9 +1,9 @@
 import { type ReactElement, useEffect, useState } from 'react';
-import type { ApiError } from '../../api/index.js';
-import { at, viaSdk } from '../../api/sdk.js';
+import { type ApiError, schema } from '../../api/index.js';
 import type { ArrayItems, FieldMetadata, SchemaType } from '../../editor/core-schema.js';
 import { Link, useLocation } from '../../router.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
+import { DataTable } from '../../ui/data-table.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { labelOf } from '../../ui/shell.js';
 import { type Origin, overlayOrigins, type TypeOrigin } from './schema-diff.js';
@@ -41,10 +41,8 @@ export function SchemaPage() {
     let live = true;
     setLoaded(null);
     setError(null);
-    const here = viaSdk<{ types: SchemaType[]; schemaHash: string }>(() => at(target).schema.get());
-    const base = baseName
-      ? viaSdk<{ types: SchemaType[] }>(() => at({ project: target.project, environment: baseName }).schema.get())
-      : Promise.resolve(null);
+    const here = schema.get(target);
+    const base = baseName ? schema.get({ project: target.project, environment: baseName }) : Promise.resolve(null);
     Promise.all([here, base]).then(
       ([mine, theirs]) =>
         live &&
@@ -155,30 +153,14 @@ function TypeSection({ type, origin }: { type: SchemaType; origin: TypeOrigin | 
         {type.localized ? 'localized (one document per locale)' : 'not localized'} ·{' '}
         <Link to={`/content/${encodeURIComponent(type.name)}`}>Documents</Link>
       </p>
-      {Object.keys(type.fields).length === 0 ? (
-        <Empty>No frontmatter fields.</Empty>
-      ) : (
-        <div className="table-scroll">
-          <table className="list schema-fields">
-            <caption className="visually-hidden">Fields of {labelOf(type.name)}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Required</th>
-                <th scope="col">Rules</th>
-                <th scope="col">Default</th>
-                {origin ? <th scope="col">Overlay</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(type.fields).flatMap(([name, field]) =>
-                fieldRows(name, field, 0, origin ? (origin.fields[name] ?? 'inherited') : null),
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        items={Object.entries(type.fields)}
+        empty="No frontmatter fields."
+        caption={`Fields of ${labelOf(type.name)}`}
+        className="list schema-fields"
+        columns={['Field', 'Kind', 'Required', 'Rules', 'Default', ...(origin ? ['Overlay'] : [])]}
+        row={([name, field]) => fieldRows(name, field, 0, origin ? (origin.fields[name] ?? 'inherited') : null)}
+      />
     </section>
   );
 }

@@ -1,12 +1,9 @@
+import type { ProjectSettings } from '@cms/sdk';
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { ApiError } from '../../api/index.js';
 import { at, viaSdk } from '../../api/sdk.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
-
-interface ProjectSettings {
-  mediaImageMaxBytes: number | null;
-}
 
 const UNITS = { bytes: 1, KB: 1024, MB: 1024 * 1024 } as const;
 type Unit = keyof typeof UNITS;
@@ -58,7 +55,7 @@ export function ProjectSettingsPanel() {
   }, []);
 
   useEffect(() => {
-    viaSdk<ProjectSettings>(() => client.projects.settings()).then(show, (caught) => setError(toApiError(caught)));
+    viaSdk(() => client.projects.settings()).then(show, (caught) => setError(toApiError(caught)));
   }, [client, show]);
 
   const save = async (event: FormEvent) => {
@@ -83,7 +80,7 @@ export function ProjectSettingsPanel() {
     }
     setBusy(true);
     try {
-      const next = await viaSdk<ProjectSettings>(() => client.projects.updateSettings({ mediaImageMaxBytes }));
+      const next = await viaSdk(() => client.projects.updateSettings({ mediaImageMaxBytes }));
       show(next);
       setSaved(
         next.mediaImageMaxBytes === null

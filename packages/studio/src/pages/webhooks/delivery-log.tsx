@@ -1,7 +1,11 @@
-import { type FormEvent, Fragment, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, Fragment, useEffect, useId, useState } from 'react';
 import type { ApiError } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
-import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Listing } from '../../ui/listing.js';
+import { ErrorNotice, Notice } from '../../ui/notice.js';
+import { Pager } from '../../ui/pager.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { formatTime } from '../dashboard-page.js';
 import {
   DELIVERIES_PAGE_SIZE,
@@ -33,53 +37,37 @@ function localInputValue(date: Date): string {
   return shifted.toISOString().slice(0, 16);
 }
 
-type Log = { state: 'loading' } | { state: 'ready'; data: WebhookDelivery[]; total: number };
-
 /** The delivery log of one webhook: newest first, by status, with redelivery. */
 export function DeliveryLog({ webhook }: { webhook: Webhook }) {
   const { target } = useStudio();
   const id = useId();
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const [page, setPage] = useState(1);
-  const [log, setLog] = useState<Log>({ state: 'loading' });
+  const log = useApiData(
+    () =>
+      webhooks.deliveries(target, webhook.id, {
+        limit: DELIVERIES_PAGE_SIZE,
+        offset: (page - 1) * DELIVERIES_PAGE_SIZE,
+        ...(status ? { status } : {}),
+      }),
+    [target, webhook.id, status, page],
+  );
   const [error, setError] = useState<ApiError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [reload, setReload] = useState(0);
   const [open, setOpen] = useState<Record<string, DeliveryAttempt[] | 'loading'>>({});
   const [since, setSince] = useState(() => localInputValue(new Date(Date.now() - 24 * 3600_000)));
   const [busy, setBusy] = useState(false);
 
-  const refresh = useCallback(() => setReload((n) => n + 1), []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload re-reads the log
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    webhooks
-      .deliveries(target, webhook.id, {
-        limit: DELIVERIES_PAGE_SIZE,
-        offset: (page - 1) * DELIVERIES_PAGE_SIZE,
-        ...(status ? { status } : {}),
-      })
-      .then(
-        (answer) => live && setLog({ state: 'ready', data: answer.data, total: answer.pagination.total }),
-        (caught) => {
-          if (!live) return;
-          setError(toApiError(caught));
-          setLog({ state: 'ready', data: [], total: 0 });
-        },
-      );
-    return () => {
-      live = false;
-    };
-  }, [target, webhook.id, status, page, reload]);
-
-  const pending = log.state === 'ready' && log.data.some((delivery) => delivery.status === 'pending');
+  const deliveries = log.data?.data ?? null;
+  // Read again after each answer that still has a pending delivery.
+  const pending = deliveries?.some((delivery) => delivery.status === 'pending') ?? false;
+  const { reload } = log;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new answer (deliveries) arms the next read
   useEffect(() => {
     if (!pending) return;
-    const timer = window.setTimeout(refresh, PENDING_REFRESH_MS);
+    const timer = window.setTimeout(() => void reload(), PENDING_REFRESH_MS);
     return () => window.clearTimeout(timer);
-  }, [pending, refresh]);
+  }, [pending, reload, deliveries]);
 
   const redeliver = async (delivery: WebhookDelivery) => {
     setNotice(null);
@@ -87,7 +75,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
     try {
       await webhooks.redeliver(target, webhook.id, delivery.id);
       setNotice(`The ${delivery.event} delivery is queued again (same delivery id, attempts start over).`);
-      refresh();
+      void log.reload();
     } catch (caught) {
       setError(toApiError(caught));
     }
@@ -110,7 +98,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
           ? `No failed delivery since ${formatTime(time.toISOString())}.`
           : `${redelivered} failed ${redelivered === 1 ? 'delivery is' : 'deliveries are'} queued again.`,
       );
-      refresh();
+      void log.reload();
     } catch (caught) {
       setError(toApiError(caught));
     } finally {
@@ -132,10 +120,6 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
       setError(toApiError(caught));
     }
   };
-
-  const total = log.state === 'ready' ? log.total : 0;
-  const first = total === 0 ? 0 : (page - 1) * DELIVERIES_PAGE_SIZE + 1;
-  const last = Math.min(total, page * DELIVERIES_PAGE_SIZE);
 
   return (
     <section className="delivery-log panel" aria-labelledby={`${id}-title`}>
@@ -160,7 +144,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
             ))}
           </select>
         </label>
-        <button type="button" onClick={refresh}>
+        <button type="button" onClick={() => void log.reload()}>
           Refresh deliveries
         </button>
       </div>
@@ -173,127 +157,94 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
           Redeliver all failed
         </button>
       </form>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={error ?? log.error} />
       {notice ? <Notice kind="success">{notice}</Notice> : null}
-      {log.state === 'loading' ? <Loading /> : null}
-      {log.state === 'ready' && log.data.length === 0 && !error ? (
-        <Empty>{status ? `No ${STATUS_LABELS[status].toLowerCase()} delivery.` : 'No delivery yet.'}</Empty>
-      ) : null}
-      {log.state === 'ready' && log.data.length > 0 ? (
-        <div className="table-scroll">
-          <table className="list deliveries">
-            <caption className="visually-hidden">Deliveries, newest first</caption>
-            <thead>
+      <DataTable
+        items={deliveries}
+        failed={log.error !== null}
+        empty={status ? `No ${STATUS_LABELS[status].toLowerCase()} delivery.` : 'No delivery yet.'}
+        caption="Deliveries, newest first"
+        className="list deliveries"
+        columns={['Event', 'Status', 'Attempts', 'Response', 'Duration', 'Time', 'Actions']}
+        row={(delivery) => {
+          const attempts = open[delivery.id];
+          return (
+            <Fragment key={delivery.id}>
               <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Response</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Time</th>
-                <th scope="col">Actions</th>
+                <td className="mono">{delivery.event}</td>
+                <td>
+                  <span className={`badge ${STATUS_BADGES[delivery.status]}`}>{STATUS_LABELS[delivery.status]}</span>
+                </td>
+                <td>{delivery.attempts}</td>
+                <td>
+                  {delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : '—'}
+                  {delivery.lastError ? <div className="muted small">{delivery.lastError}</div> : null}
+                </td>
+                <td>{delivery.durationMs !== null ? `${delivery.durationMs} ms` : '—'}</td>
+                <td>
+                  <time dateTime={delivery.createdAt}>{formatTime(delivery.createdAt)}</time>
+                  {delivery.lastAttemptAt ? (
+                    <div className="muted small">
+                      last attempt <time dateTime={delivery.lastAttemptAt}>{formatTime(delivery.lastAttemptAt)}</time>
+                    </div>
+                  ) : null}
+                  {delivery.status === 'pending' && delivery.nextAttemptAt ? (
+                    <div className="muted small">
+                      next attempt <time dateTime={delivery.nextAttemptAt}>{formatTime(delivery.nextAttemptAt)}</time>
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  <div className="row-actions">
+                    <button
+                      type="button"
+                      aria-expanded={Boolean(attempts)}
+                      aria-controls={`${id}-${delivery.id}`}
+                      onClick={() => toggleAttempts(delivery)}
+                    >
+                      {attempts ? 'Hide attempts' : 'Attempts'}
+                    </button>
+                    <button type="button" disabled={delivery.status === 'pending'} onClick={() => redeliver(delivery)}>
+                      Redeliver
+                    </button>
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {log.data.map((delivery) => {
-                const attempts = open[delivery.id];
-                return (
-                  <Fragment key={delivery.id}>
-                    <tr>
-                      <td className="mono">{delivery.event}</td>
-                      <td>
-                        <span className={`badge ${STATUS_BADGES[delivery.status]}`}>
-                          {STATUS_LABELS[delivery.status]}
-                        </span>
-                      </td>
-                      <td>{delivery.attempts}</td>
-                      <td>
-                        {delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : '—'}
-                        {delivery.lastError ? <div className="muted small">{delivery.lastError}</div> : null}
-                      </td>
-                      <td>{delivery.durationMs !== null ? `${delivery.durationMs} ms` : '—'}</td>
-                      <td>
-                        <time dateTime={delivery.createdAt}>{formatTime(delivery.createdAt)}</time>
-                        {delivery.lastAttemptAt ? (
-                          <div className="muted small">
-                            last attempt{' '}
-                            <time dateTime={delivery.lastAttemptAt}>{formatTime(delivery.lastAttemptAt)}</time>
-                          </div>
-                        ) : null}
-                        {delivery.status === 'pending' && delivery.nextAttemptAt ? (
-                          <div className="muted small">
-                            next attempt{' '}
-                            <time dateTime={delivery.nextAttemptAt}>{formatTime(delivery.nextAttemptAt)}</time>
-                          </div>
-                        ) : null}
-                      </td>
-                      <td>
-                        <div className="row-actions">
-                          <button
-                            type="button"
-                            aria-expanded={Boolean(attempts)}
-                            aria-controls={`${id}-${delivery.id}`}
-                            onClick={() => toggleAttempts(delivery)}
-                          >
-                            {attempts ? 'Hide attempts' : 'Attempts'}
-                          </button>
-                          <button
-                            type="button"
-                            disabled={delivery.status === 'pending'}
-                            onClick={() => redeliver(delivery)}
-                          >
-                            Redeliver
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                    {attempts ? (
-                      <tr id={`${id}-${delivery.id}`}>
-                        <td colSpan={7}>
-                          {attempts === 'loading' ? (
-                            <Loading />
-                          ) : attempts.length === 0 ? (
-                            <Empty>No attempt yet.</Empty>
-                          ) : (
-                            <ol className="attempts">
-                              {attempts.map((attempt) => (
-                                <li key={`${attempt.round}-${attempt.attempt}`}>
-                                  Round {attempt.round}, attempt {attempt.attempt}:{' '}
-                                  {attempt.succeeded ? 'succeeded' : 'failed'}
-                                  {attempt.statusCode !== null ? `, HTTP ${attempt.statusCode}` : ''},{' '}
-                                  {attempt.durationMs} ms,{' '}
-                                  <time dateTime={attempt.attemptedAt}>{formatTime(attempt.attemptedAt)}</time>
-                                  {attempt.error ? <div className="field-error">{attempt.error}</div> : null}
-                                  {attempt.responseSnippet ? (
-                                    <pre className="response-snippet">{attempt.responseSnippet}</pre>
-                                  ) : null}
-                                </li>
-                              ))}
-                            </ol>
-                          )}
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      {total > 0 ? (
-        <nav className="pager" aria-label="Delivery pages">
-          <span role="status">
-            {first}–{last} of {total}
-          </span>
-          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous page
-          </button>
-          <button type="button" disabled={last >= total} onClick={() => setPage(page + 1)}>
-            Next page
-          </button>
-        </nav>
-      ) : null}
+              {attempts ? (
+                <tr id={`${id}-${delivery.id}`}>
+                  <td colSpan={7}>
+                    <Listing items={attempts === 'loading' ? null : attempts} empty="No attempt yet.">
+                      {(list) => (
+                        <ol className="attempts">
+                          {list.map((attempt) => (
+                            <li key={`${attempt.round}-${attempt.attempt}`}>
+                              Round {attempt.round}, attempt {attempt.attempt}:{' '}
+                              {attempt.succeeded ? 'succeeded' : 'failed'}
+                              {attempt.statusCode !== null ? `, HTTP ${attempt.statusCode}` : ''}, {attempt.durationMs}{' '}
+                              ms, <time dateTime={attempt.attemptedAt}>{formatTime(attempt.attemptedAt)}</time>
+                              {attempt.error ? <div className="field-error">{attempt.error}</div> : null}
+                              {attempt.responseSnippet ? (
+                                <pre className="response-snippet">{attempt.responseSnippet}</pre>
+                              ) : null}
+                            </li>
+                          ))}
+                        </ol>
+                      )}
+                    </Listing>
+                  </td>
+                </tr>
+              ) : null}
+            </Fragment>
+          );
+        }}
+      />
+      <Pager
+        label="Delivery pages"
+        page={page}
+        pageSize={DELIVERIES_PAGE_SIZE}
+        total={log.data?.pagination.total ?? 0}
+        onPage={setPage}
+      />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import type { ApiError } from '../../api/index.js';
+import { type ApiError, fieldMessages } from '../../api/index.js';
 import { ErrorNotice } from '../../ui/notice.js';
 import { WEBHOOK_EVENTS, type Webhook, type WebhookEventType } from './webhooks-api.js';
 
@@ -9,15 +9,6 @@ export interface WebhookFormValues {
   active: boolean;
   /** Edit only: make a new secret (shown once after saving). */
   replaceSecret: boolean;
-}
-
-/** The server's field messages (`details.fields`), by field. */
-function fieldErrors(error: ApiError | null): Record<string, string> {
-  const fields = error?.details?.fields;
-  if (!fields || typeof fields !== 'object') return {};
-  return Object.fromEntries(
-    Object.entries(fields as Record<string, unknown>).map(([key, value]) => [key.replace(/^\/+/, ''), String(value)]),
-  );
 }
 
 /** Create or edit a webhook: its https address, the events it receives, on or off. */
@@ -41,7 +32,7 @@ export function WebhookForm({
   );
   const [active, setActive] = useState(webhook?.active ?? true);
   const [replaceSecret, setReplaceSecret] = useState(false);
-  const errors = fieldErrors(error);
+  const errors = fieldMessages(error);
   const urlError = errors.url;
   const eventsError = Object.entries(errors).find(([key]) => key.startsWith('events'))?.[1];
 

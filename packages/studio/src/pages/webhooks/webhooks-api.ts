@@ -1,5 +1,12 @@
 /** The webhooks page's calls, through the SDK's session client (`cms.webhooks`) like every Studio call. */
-import type { Page, Webhook, WebhookCreateBody, WebhookDelivery, WebhookEventType, WebhookUpdateBody } from '@cms/sdk';
+import type {
+  Webhook,
+  WebhookCreateBody,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookEventType,
+  WebhookUpdateBody,
+} from '@cms/sdk';
 import { at, type Target, viaSdk } from '../../api/sdk.js';
 
 export type { Webhook, WebhookDelivery, WebhookEventType };
@@ -19,30 +26,20 @@ export const WEBHOOK_EVENTS: ReadonlyArray<{ name: WebhookEventType; description
 /** Delivery log page size (core `DELIVERIES_PAGE_DEFAULT`). */
 export const DELIVERIES_PAGE_SIZE = 20;
 
-/** One delivery with every attempt made. */
-export interface DeliveryAttempt {
-  round: number;
-  attempt: number;
-  succeeded: boolean;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-  responseSnippet: string | null;
-  attemptedAt: string;
-}
+/** One attempt of a delivery (round, attempt, outcome, the start of the receiver's answer). */
+export type DeliveryAttempt = WebhookDeliveryDetail['attemptLog'][number];
 
 export const webhooks = {
-  list: (target: Target) => viaSdk<Webhook[]>(() => at(target).webhooks.list()),
-  create: (target: Target, body: WebhookCreateBody) => viaSdk<Webhook>(() => at(target).webhooks.create(body)),
-  update: (target: Target, id: string, body: WebhookUpdateBody) =>
-    viaSdk<Webhook>(() => at(target).webhooks.update(id, body)),
-  remove: (target: Target, id: string) => viaSdk<{ deleted: true; id: string }>(() => at(target).webhooks.delete(id)),
+  list: (target: Target) => viaSdk(() => at(target).webhooks.list()),
+  create: (target: Target, body: WebhookCreateBody) => viaSdk(() => at(target).webhooks.create(body)),
+  update: (target: Target, id: string, body: WebhookUpdateBody) => viaSdk(() => at(target).webhooks.update(id, body)),
+  remove: (target: Target, id: string) => viaSdk(() => at(target).webhooks.delete(id)),
   deliveries: (target: Target, id: string, query: { limit: number; offset: number; status?: DeliveryStatus }) =>
-    viaSdk<Page<WebhookDelivery>>(() => at(target).webhooks.deliveries(id, query)),
+    viaSdk(() => at(target).webhooks.deliveries(id, query)),
   delivery: (target: Target, id: string, deliveryId: string) =>
-    viaSdk<WebhookDelivery & { attemptLog: DeliveryAttempt[] }>(() => at(target).webhooks.delivery(id, deliveryId)),
+    viaSdk(() => at(target).webhooks.delivery(id, deliveryId)),
   redeliver: (target: Target, id: string, deliveryId: string) =>
-    viaSdk<WebhookDelivery>(() => at(target).webhooks.redeliver(id, deliveryId)),
+    viaSdk(() => at(target).webhooks.redeliver(id, deliveryId)),
   redeliverFailed: (target: Target, id: string, since: string) =>
-    viaSdk<{ redelivered: number }>(() => at(target).webhooks.redeliverFailed(id, since)),
+    viaSdk(() => at(target).webhooks.redeliverFailed(id, since)),
 };

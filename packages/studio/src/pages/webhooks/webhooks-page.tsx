@@ -2,10 +2,12 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { ApiError } from '../../api/index.js';
 import { navigate, useLocation } from '../../router.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
-import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { ConfirmDialog } from '../../ui/confirm-dialog.js';
+import { CopyButton } from '../../ui/copy-button.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Empty, ErrorNotice, Notice } from '../../ui/notice.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { formatTime } from '../dashboard-page.js';
-import { ConfirmDialog } from '../media/confirm-dialog.js';
-import { CopyButton } from '../media/copy-button.js';
 import { DeliveryLog } from './delivery-log.js';
 import { WebhookForm, type WebhookFormValues } from './webhook-form.js';
 import { generateWebhookSecret } from './webhook-secret.js';
@@ -21,7 +23,8 @@ export function WebhooksPage() {
   const { target } = useStudio();
   const { query } = useLocation();
   const shown = query.get('webhook');
-  const [list, setList] = useState<Webhook[] | null>(null);
+  const webhookList = useApiData(() => webhooks.list(target), [target]);
+  const list = webhookList.data;
   const [error, setError] = useState<ApiError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
@@ -29,24 +32,6 @@ export function WebhooksPage() {
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<{ url: string; value: string } | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
-  const [reload, setReload] = useState(0);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload re-reads the list after a change
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    webhooks.list(target).then(
-      (data) => live && setList(data),
-      (caught) => {
-        if (!live) return;
-        setError(toApiError(caught));
-        setList([]);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [target, reload]);
 
   const showLog = (webhook: Webhook | null) =>
     navigate(`/settings/webhooks${webhook ? `?webhook=${encodeURIComponent(webhook.id)}` : ''}`, { replace: true });
@@ -84,7 +69,7 @@ export function WebhooksPage() {
         setSecret({ url: created.url, value });
       }
       setEditing(null);
-      setReload((n) => n + 1);
+      void webhookList.reload();
     } catch (caught) {
       setFormError(toApiError(caught));
     } finally {
@@ -102,7 +87,7 @@ export function WebhooksPage() {
           ? `Activated the webhook to ${webhook.url}: new events are delivered.`
           : `Deactivated the webhook to ${webhook.url}: new events are not delivered to it.`,
       );
-      setReload((n) => n + 1);
+      void webhookList.reload();
     } catch (caught) {
       setError(toApiError(caught));
     }
@@ -116,7 +101,7 @@ export function WebhooksPage() {
       await webhooks.remove(target, deleting.id);
       setNotice(`Deleted the webhook to ${deleting.url}; its pending deliveries are cancelled.`);
       if (shown === deleting.id) showLog(null);
-      setReload((n) => n + 1);
+      void webhookList.reload();
     } catch (caught) {
       setError(toApiError(caught));
     } finally {
@@ -139,7 +124,7 @@ export function WebhooksPage() {
         Webhooks of {target.project} · {target.environment}: each event is sent as a signed POST (see the signature
         headers in the documentation), retried three times, and kept in the delivery log.
       </p>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={error ?? webhookList.error} />
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       {secret ? <SecretOnce url={secret.url} secret={secret.value} onDone={() => setSecret(null)} /> : null}
       {editing ? (
@@ -152,82 +137,70 @@ export function WebhooksPage() {
           onCancel={() => setEditing(null)}
         />
       ) : null}
-      {list === null ? <Loading /> : null}
-      {list !== null && list.length === 0 && !error ? <Empty>No webhook in this environment yet.</Empty> : null}
-      {list !== null && list.length > 0 ? (
-        <div className="table-scroll">
-          <table className="list webhooks">
-            <caption className="visually-hidden">Webhooks</caption>
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((webhook) => (
-                <tr key={webhook.id} aria-current={webhook.id === shown ? 'true' : undefined}>
-                  <td className="mono wrap">{webhook.url}</td>
-                  <td>
-                    <ul className="plain">
-                      {webhook.events.map((event) => (
-                        <li key={event} className="mono">
-                          {event}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>
-                    <span className={`badge ${webhook.active ? 'badge-published' : 'badge-deleted'}`}>
-                      {webhook.active ? 'Active' : 'Inactive'}
-                    </span>
-                  </td>
-                  <td>
-                    <time dateTime={webhook.updatedAt}>{formatTime(webhook.updatedAt)}</time>
-                  </td>
-                  <td>
-                    <div className="row-actions">
-                      <button
-                        type="button"
-                        aria-pressed={webhook.id === shown}
-                        aria-label={`Deliveries of ${webhook.url}`}
-                        onClick={() => showLog(webhook.id === shown ? null : webhook)}
-                      >
-                        Deliveries
-                      </button>
-                      <button
-                        type="button"
-                        aria-label={`Edit ${webhook.url}`}
-                        onClick={() => startEditing({ mode: 'edit', webhook })}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        aria-label={`${webhook.active ? 'Deactivate' : 'Activate'} ${webhook.url}`}
-                        onClick={() => setActive(webhook, !webhook.active)}
-                      >
-                        {webhook.active ? 'Deactivate' : 'Activate'}
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={`Delete ${webhook.url}`}
-                        onClick={() => setDeleting(webhook)}
-                      >
-                        Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <DataTable
+        items={list}
+        failed={webhookList.error !== null}
+        empty="No webhook in this environment yet."
+        caption="Webhooks"
+        className="list webhooks"
+        columns={['Address', 'Events', 'State', 'Updated', 'Actions']}
+        row={(webhook) => (
+          <tr key={webhook.id} aria-current={webhook.id === shown ? 'true' : undefined}>
+            <td className="mono wrap">{webhook.url}</td>
+            <td>
+              <ul className="plain">
+                {webhook.events.map((event) => (
+                  <li key={event} className="mono">
+                    {event}
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td>
+              <span className={`badge ${webhook.active ? 'badge-published' : 'badge-deleted'}`}>
+                {webhook.active ? 'Active' : 'Inactive'}
+              </span>
+            </td>
+            <td>
+              <time dateTime={webhook.updatedAt}>{formatTime(webhook.updatedAt)}</time>
+            </td>
+            <td>
+              <div className="row-actions">
+                <button
+                  type="button"
+                  aria-pressed={webhook.id === shown}
+                  aria-label={`Deliveries of ${webhook.url}`}
+                  onClick={() => showLog(webhook.id === shown ? null : webhook)}
+                >
+                  Deliveries
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Edit ${webhook.url}`}
+                  onClick={() => startEditing({ mode: 'edit', webhook })}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  aria-label={`${webhook.active ? 'Deactivate' : 'Activate'} ${webhook.url}`}
+                  onClick={() => setActive(webhook, !webhook.active)}
+                >
+                  {webhook.active ? 'Deactivate' : 'Activate'}
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Delete ${webhook.url}`}
+                  onClick={() => setDeleting(webhook)}
+                >
+                  Delete
+                </button>
+              </div>
+            </td>
+          </tr>
+        )}
+      />
       {logged ? <DeliveryLog key={logged.id} webhook={logged} /> : null}
       {shown && list !== null && !logged ? <Empty>The webhook of this address no longer exists.</Empty> : null}
       {deleting ? (
@@ -271,7 +244,7 @@ function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDo
         onFocus={(event) => event.target.select()}
       />
       <div className="row-actions">
-        <CopyButton text={secret} label="Copy secret" />
+        <CopyButton text={secret} label="Copy secret" confirm="beside" />
         <button type="button" onClick={onDone}>
           I have stored it
         </button>
