@@ -188,7 +188,11 @@ function endpointCells(row, readConnections) {
     load.cpuUsPerRequest === null ? '–' : String(load.cpuUsPerRequest),
     percent(row.vsDbCeiling),
     percent(row.vsMemoryCeiling),
-    errors === 0 ? '0' : `${errors} (${Object.keys(load.statusCodes).filter((code) => code !== '304').join(', ')})`,
+    errors === 0
+      ? '0'
+      : `${errors} (${Object.keys(load.statusCodes)
+          .filter((code) => code !== '304')
+          .join(', ')})`,
     notes,
   ];
 }
