@@ -93,6 +93,20 @@ function malformedBodyMessage(error: unknown): string {
   return `The request body is not valid JSON${detail ? ` (${detail})` : ''}: send one JSON value with Content-Type: application/json.`;
 }
 
+/** The error at the end of a `cause` chain: the database's or the network's own words. */
+function rootCause(error: Error): unknown {
+  let current: unknown = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH; depth += 1) {
+    const next = (current as { cause?: unknown }).cause;
+    if (next === undefined || next === null) break;
+    current = next;
+  }
+  return current;
+}
+
+/** How far rootCause follows `cause` (a cycle must not hang the error handler). */
+const MAX_CAUSE_DEPTH = 10;
+
 /** Registers the one place where errors become envelopes, and the NOT_FOUND fallback. */
 export function registerErrorEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
@@ -100,7 +114,7 @@ export function registerErrorEnvelope(app: FastifyInstance): void {
     if (cmsError) {
       // A 503 tells the client to retry; the operator learns why (conflicts exhausted, database down).
       if (cmsError.status === 503) {
-        request.log.warn({ code: cmsError.code, err: cmsError.cause ?? cmsError, url: request.url }, cmsError.message);
+        request.log.warn({ code: cmsError.code, err: rootCause(cmsError), url: request.url }, cmsError.message);
       }
       return sendError(reply, cmsError);
     }

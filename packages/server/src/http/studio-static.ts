@@ -91,6 +91,8 @@ async function serveStudio(root: string, request: FastifyRequest, reply: Fastify
   }
   const index = await existingFile(root, 'index.html');
   if (!index) {
+    // Every 503 says why at warn (docs/reliability.md): here, a server started without the Studio build.
+    request.log.warn({ studioDir: root }, 'the Studio is not built: run `npm run build -w @cms/studio`');
     await reply.code(503).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(NOT_BUILT);
     return;
   }

@@ -15,7 +15,17 @@ export interface QueryOptions {
    * run often whose text comes from a bounded set; ignored on PGlite, which has no plan cache.
    */
   prepare?: boolean;
+  /**
+   * The statement writes nothing, so it may run again when its connection failed under it (a
+   * PostgreSQL restart or failover, an idle connection the server or a proxy closed): the caller
+   * never sees such a failure unless the database stays unreachable. A write outside a transaction
+   * is not run again, as it may have committed before the failure. Ignored on PGlite.
+   */
+  readOnly?: boolean;
 }
+
+/** The options of a statement that writes nothing (QueryOptions.readOnly). */
+export const READ_ONLY: QueryOptions = { readOnly: true };
 
 /** Something that runs parameterised SQL: the database or an open transaction. */
 export interface Queryable {
@@ -48,9 +58,10 @@ export interface Db extends Queryable {
   readonly engine: 'pglite' | 'postgres';
   /**
    * Runs fn in a transaction: committed when it resolves, rolled back when it throws. On PostgreSQL a
-   * transaction the server aborts as a deadlock victim or on a serialization failure is run again
-   * from the start (a few times, with backoff; then SERVICE_UNAVAILABLE), so fn must have no effect
-   * outside the transaction: touch caches, files or other services after it returns.
+   * transaction the server aborts as a deadlock victim or on a serialization failure, or whose
+   * connection fails before its COMMIT, is run again from the start (a few times, with backoff; then
+   * SERVICE_UNAVAILABLE), so fn must have no effect outside the transaction: touch caches, files or
+   * other services after it returns.
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   /**

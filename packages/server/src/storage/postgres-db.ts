@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { isTransientConflict, retryOnConflict } from './conflict-retry.js';
 import { createContentAnnouncer } from './content-announcer.js';
 import {
   CONTENT_CHANGE_CHANNEL,
@@ -9,16 +8,19 @@ import {
   RECORD_CONTENT_CHANGES_QUERY,
   type RecordedContentChanges,
 } from './content-changes.js';
-import type { Db, QueryOptions, QueryResult, Transaction } from './db.js';
+import { type Db, type QueryOptions, type QueryResult, READ_ONLY, type Transaction } from './db.js';
 import { createPostgresListener } from './postgres-listener.js';
+import { FailedBeforeEffect, isConnectionFailure, isTransientConflict, retryTransient } from './transient-retry.js';
 
 // Keep int8 (counts, sums) as JavaScript numbers; every int8 we read fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 /**
  * Opens a pooled node-postgres connection to DATABASE_URL, plus one connection outside the pool
- * for LISTEN (storage/postgres-listener.ts). Transactions and single statements that PostgreSQL
- * aborts as a deadlock victim or on a serialization failure run again (storage/conflict-retry.ts).
+ * for LISTEN (storage/postgres-listener.ts). Work that failed without taking effect runs again
+ * (storage/transient-retry.ts): transactions and statements PostgreSQL aborted as a deadlock victim
+ * or on a serialization failure, work that could get no connection, transactions whose connection
+ * failed before COMMIT, and read-only statements whose connection failed.
  */
 export async function openPostgresDb(options: { connectionString: string; max: number }): Promise<Db> {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max });
@@ -31,13 +33,6 @@ export async function openPostgresDb(options: { connectionString: string; max: n
     CONTENT_CHANGE_CHANNEL,
   );
 
-  // Migration 0017's table, absent until the migrations of a new database reach it: until then the
-  // transactions record no announcement (and look again before each one).
-  const hasAnnouncementsTable = async () =>
-    (await pool.query<{ present: boolean }>("select to_regclass('content_announcements') is not null as present"))
-      .rows[0]?.present === true;
-  let durableAnnouncements = await hasAnnouncementsTable();
-
   const statements = createStatementNames();
   const toConfig = (sql: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined) => {
     const name = options?.prepare ? statements.nameOf(sql) : undefined;
@@ -49,26 +44,85 @@ export async function openPostgresDb(options: { connectionString: string; max: n
     rowCount: result.rowCount ?? result.rows.length,
   });
 
+  /**
+   * A pooled connection, checked out. Failing to get one had no effect, so the work may run again.
+   * Out of the pool nobody else listens to the connection: an 'error' event on it (the server ended
+   * the session between two statements) would be uncaught and end the process, so it is noted here.
+   * A connection that failed is destroyed on release instead of being handed to the next caller.
+   */
+  const lease = async () => {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error: unknown) {
+      throw new FailedBeforeEffect(error);
+    }
+    let failure: unknown = null;
+    const onError = (error: Error) => {
+      failure ??= error;
+    };
+    client.on('error', onError);
+    return {
+      client,
+      failure: () => failure,
+      /** Notes a statement's error when it means the connection failed. */
+      note(error: unknown) {
+        if (failure === null && isConnectionFailure(error)) failure = error;
+      },
+      release() {
+        client.off('error', onError);
+        client.release(failure !== null);
+      },
+    };
+  };
+
+  /** One statement outside a transaction (it commits by itself). */
+  const statement = async <T>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+    const leased = await lease();
+    try {
+      return toResult<T>(await leased.client.query(toConfig(sql, params, options)));
+    } catch (error: unknown) {
+      leased.note(error);
+      // A statement that writes nothing may run again; a write may have committed before its
+      // connection failed, so that failure is the caller's to see.
+      if (options?.readOnly && leased.failure() !== null) throw new FailedBeforeEffect(error);
+      throw error;
+    } finally {
+      leased.release();
+    }
+  };
+
+  // Migration 0017's table, absent until the migrations of a new database reach it: until then the
+  // transactions record no announcement (and look again before each one).
+  const hasAnnouncementsTable = async () => {
+    const sql = "select to_regclass('content_announcements') is not null as present";
+    return (await statement<{ present: boolean }>(sql, [], READ_ONLY)).rows[0]?.present === true;
+  };
+  let durableAnnouncements = await hasAnnouncementsTable();
+
   /** One attempt: begin, fn, commit; rolled back on any error. */
   const attempt = async <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
     durableAnnouncements ||= await hasAnnouncementsTable();
     const recordChanges = durableAnnouncements ? RECORD_CONTENT_CHANGES_QUERY : CONTENT_CHANGED_QUERY;
-    const client = await pool.connect();
+    const leased = await lease();
+    const { client } = leased;
     // A conflict aborts the whole transaction even when fn catches it (COMMIT would then quietly
-    // roll back), so it is remembered here and decides the outcome.
+    // roll back), so it is remembered here and decides the outcome; so is a failed connection.
     let conflict: unknown = null;
+    let committing = false;
     const run = async (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
       try {
         return await client.query(toConfig(sql, params, options));
       } catch (error: unknown) {
         if (isTransientConflict(error)) conflict ??= error;
+        leased.note(error);
         throw error;
       }
     };
     try {
       // Migration 0019: the triggers of this transaction record what changed and leave the NOTIFY to
       // `announcer`, after COMMIT (a NOTIFY inside it would serialise concurrent commits).
-      await client.query(BEGIN_ANNOUNCING_AFTER_COMMIT);
+      await run(BEGIN_ANNOUNCING_AFTER_COMMIT);
       const tx: Transaction = {
         inTransaction: true,
         query: async (sql, params, options) => toResult(await run(sql, params, options)),
@@ -78,8 +132,11 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       };
       const result = await fn(tx);
       if (conflict !== null) throw conflict;
+      const failure = leased.failure();
+      if (failure !== null) throw failure;
       // One round trip reads what the triggers of migration 0015 recorded, writes the announcement
       // owed to other processes (migration 0017: it outlives this process), then commits.
+      committing = true;
       const [recorded] = (await run(`${recordChanges}; commit`)) as unknown as pg.QueryResult[];
       const changes = recorded?.rows[0] as RecordedContentChanges | undefined;
       const payloads = contentChangePayloads(changes?.changed);
@@ -90,20 +147,24 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       announcer.announce(payloads, changes?.announcement);
       return result;
     } catch (error: unknown) {
-      await client.query('rollback').catch(() => undefined);
-      throw conflict ?? error;
+      const failure = leased.failure();
+      if (failure === null) await client.query('rollback').catch(() => undefined);
+      if (conflict !== null) throw conflict;
+      // PostgreSQL rolls back a transaction whose connection ends before COMMIT: it may run again.
+      // Once COMMIT was sent, whether it committed is not known, so that failure is the caller's.
+      if (failure !== null && !committing) throw new FailedBeforeEffect(failure);
+      throw error;
     } finally {
-      client.release();
+      leased.release();
     }
   };
 
   return {
     engine: 'postgres',
     // Outside a transaction a statement is its own transaction: after a conflict nothing of it remains.
-    query: (sql, params, options) =>
-      retryOnConflict(async () => toResult(await pool.query(toConfig(sql, params, options)))),
+    query: (sql, params, options) => retryTransient(() => statement(sql, params, options)),
     transaction: (fn) =>
-      retryOnConflict(async () => {
+      retryTransient(async () => {
         try {
           return await attempt(fn);
         } catch (error: unknown) {

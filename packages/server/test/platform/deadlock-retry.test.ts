@@ -1,7 +1,7 @@
 import { isCmsError } from '@cms/core';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_CONFLICT_ATTEMPTS } from '../../src/storage/conflict-retry.js';
+import { MAX_TRANSIENT_ATTEMPTS } from '../../src/storage/transient-retry.js';
 import { createTestDatabase, type TestDatabase, testEngine } from '../support/test-database.js';
 
 // PGlite runs one transaction at a time, so nothing there can deadlock; these need PostgreSQL.
@@ -72,7 +72,7 @@ describe.runIf(testEngine() === 'postgres')('transactions aborted as deadlock vi
     expect(await values()).toEqual([2, 2]);
   });
 
-  it(`gives up after ${MAX_CONFLICT_ATTEMPTS} deadlocks with a retryable SERVICE_UNAVAILABLE, writing nothing`, async () => {
+  it(`gives up after ${MAX_TRANSIENT_ATTEMPTS} deadlocks with a retryable SERVICE_UNAVAILABLE, writing nothing`, async () => {
     const opponent = new pg.Client({ connectionString: database.url as string });
     await opponent.connect();
     try {
@@ -100,7 +100,7 @@ describe.runIf(testEngine() === 'postgres')('transactions aborted as deadlock vi
           () => null,
           (error: unknown) => error,
         );
-      expect(attempts).toBe(MAX_CONFLICT_ATTEMPTS);
+      expect(attempts).toBe(MAX_TRANSIENT_ATTEMPTS);
       expect(isCmsError(outcome)).toBe(true);
       expect(outcome).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, headers: { 'retry-after': '1' } });
       expect(await values()).toEqual([0, 0]);

@@ -40,8 +40,13 @@ function readResponse(socket: Socket): Promise<RawResponse> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let t: TestServer;
+const logLines: Array<Record<string, any>> = [];
 beforeAll(async () => {
-  t = await startTestServer({ modules: [...FIRST_PARTY_MODULES, probeModule({ slowMs: 500 })] });
+  t = await startTestServer({
+    modules: [...FIRST_PARTY_MODULES, probeModule({ slowMs: 500 })],
+    env: { LOG_LEVEL: 'warn' },
+    logStream: { write: (line) => logLines.push(JSON.parse(line)) },
+  });
 });
 afterAll(() => t.close());
 
@@ -81,6 +86,10 @@ describe('requests that arrive while the server is closing', () => {
       });
       expect(typeof envelope.error.message).toBe('string');
       expect(typeof envelope.error.timestamp).toBe('string');
+      // Like every 503, it is logged at warn with its cause.
+      expect(logLines.filter((line) => line.level === 40 && line.requestId === 'drain-check')).toMatchObject([
+        { code: 'SERVICE_UNAVAILABLE', url: '/api/v1/me', msg: 'The server is shutting down; retry the request.' },
+      ]);
       await ended;
 
       const finished = await inFlight;

@@ -19,8 +19,8 @@ interface Operation {
 
 /** Cases per operation; RELIABILITY_RUNS raises it for a longer local run. */
 const RUNS = Number(process.env.RELIABILITY_RUNS ?? 12);
-/** Operations fuzzed at once. */
-const CONCURRENCY = 4;
+/** Operations fuzzed at once; RELIABILITY_FUZZ_LANES=1 sends one request at a time. */
+const CONCURRENCY = Number(process.env.RELIABILITY_FUZZ_LANES ?? 4);
 
 const HOSTILE_STRINGS = [
   '',
@@ -143,7 +143,13 @@ afterAll(() => t.close());
 
 describe('OpenAPI-driven fuzzing', () => {
   it('answers every generated bad request below 500, in the envelope', async () => {
-    const figures = { operations: operations.length, requests: 0, byStatus: {} as Record<string, number>, faults: 0 };
+    const figures = {
+      operations: operations.length,
+      requests: 0,
+      byStatus: {} as Record<string, number>,
+      faults: 0,
+      unavailable: 0,
+    };
     const faults: string[] = [];
     // Revoking the fuzzer's own key, or signing out, would only turn the rest into 401s.
     const queue = operations.filter(
@@ -170,6 +176,7 @@ describe('OpenAPI-driven fuzzing', () => {
           figures.requests += 1;
           figures.byStatus[response.status] = (figures.byStatus[response.status] ?? 0) + 1;
           const where = `${operation.op.operationId} ${operation.method} ${url.slice(0, 200)}`;
+          if (response.status === 503) figures.unavailable += 1;
           if (response.status >= 500) {
             figures.faults += 1;
             faults.push(`${where} -> ${response.status} ${text.slice(0, 300)}`);

@@ -18,6 +18,7 @@ const time = movableClock();
 let idp: OidcTestProvider;
 let silent: Server;
 let t: TestServer;
+const logLines: Array<Record<string, any>> = [];
 
 beforeAll(async () => {
   idp = await startOidcTestProvider(SLUGS.map((slug) => `${PUBLIC_URL}/api/v1/auth/sso/${slug}/callback`));
@@ -27,7 +28,9 @@ beforeAll(async () => {
   const client = { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret };
   t = await startTestServer({
     clock: time.clock,
+    logStream: { write: (line) => logLines.push(JSON.parse(line)) },
     env: {
+      LOG_LEVEL: 'warn',
       CMS_PUBLIC_URL: PUBLIC_URL,
       CMS_SSO_TIMEOUT_SECONDS: '1',
       CMS_OIDC_PROVIDERS: JSON.stringify([
@@ -287,5 +290,9 @@ describe('an identity provider that does not answer', () => {
     expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
     expect(answer.body.error.message).toContain('hanging');
     expect(Date.now() - started).toBeLessThan(5000);
+    // Like every 503, logged at warn with its cause: the request to the provider timed out.
+    const warned = logLines.filter((line) => line.level === 40 && line.requestId === answer.body.error.requestId);
+    expect(warned).toMatchObject([{ code: 'SERVICE_UNAVAILABLE', url: '/api/v1/auth/sso/hanging' }]);
+    expect(warned[0]?.err?.message).toMatch(/timeout|aborted/i);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import type { LogStream } from '../../src/http/create-app.js';
 import { type CmsServer, createServer } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { TEST_PREVIEW_SECRET, TEST_SECRET } from '../support/test-server.js';
@@ -10,7 +11,10 @@ import { TEST_PREVIEW_SECRET, TEST_SECRET } from '../support/test-server.js';
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/studio/assets/app-abc123.js"></script></head></html>';
 
-async function startWith(studioDir: string): Promise<{ url: string; server: CmsServer; database: TestDatabase }> {
+async function startWith(
+  studioDir: string,
+  logStream?: LogStream,
+): Promise<{ url: string; server: CmsServer; database: TestDatabase }> {
   const database = await createTestDatabase();
   const config = loadConfig({
     PORT: '0',
@@ -18,9 +22,9 @@ async function startWith(studioDir: string): Promise<{ url: string; server: CmsS
     CMS_DATA_DIR: studioDir,
     CMS_SECRET: TEST_SECRET,
     CMS_PREVIEW_TOKEN_SECRET: TEST_PREVIEW_SECRET,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: logStream ? 'warn' : 'silent',
   });
-  const server = await createServer(config, { db: database.db, studioDir });
+  const server = await createServer(config, { db: database.db, studioDir, ...(logStream ? { logStream } : {}) });
   const url = await server.listen();
   return { url, server, database };
 }
@@ -127,11 +131,16 @@ describe('the Studio at /studio', () => {
 describe('the Studio before it is built', () => {
   it('says how to build it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cms-studio-empty-'));
-    const { url, server, database } = await startWith(dir);
+    const lines: Array<Record<string, any>> = [];
+    const { url, server, database } = await startWith(dir, { write: (line) => lines.push(JSON.parse(line)) });
     try {
       const response = await fetch(`${url}/studio/`);
       expect(response.status).toBe(503);
       expect(await response.text()).toContain('npm run build -w @cms/studio');
+      // Like every 503, said at warn with its cause.
+      expect(lines.filter((line) => line.level === 40 && line.studioDir === dir)).toMatchObject([
+        { msg: 'the Studio is not built: run `npm run build -w @cms/studio`' },
+      ]);
     } finally {
       await server.close();
       await database.close();

@@ -92,11 +92,31 @@ const probeRateRoute = defineRoute({
   response: { status: 200, envelope: 'single' },
 });
 
+const probeConflictRoute = defineRoute({
+  id: 'probe.conflict',
+  kind: 'command',
+  method: 'POST',
+  path: '/api/v1/probe/conflict',
+  summary: 'A transaction PostgreSQL aborts as a deadlock victim on its first `conflicts` attempts',
+  target: 'none',
+  auth: 'public',
+  request: {
+    query: Type.Object({ conflicts: Type.Integer({ minimum: 0, maximum: 10 }) }, { additionalProperties: false }),
+  },
+  response: { status: 200, envelope: 'single', schema: Type.Object({ attempts: Type.Optional(Type.Integer()) }) },
+});
+
+/**
+ * PostgreSQL's own deadlock error (SQLSTATE 40P01), raised on purpose: the same error a real
+ * deadlock victim gets, without depending on two transactions meeting in time.
+ */
+const RAISE_DEADLOCK = `do $$ begin raise exception 'deadlock detected (raised by the probe)' using errcode = '40P01'; end $$`;
+
 /** A test-only module with routes that exercise the envelopes, limits and failure paths. */
 export function probeModule(options: { slowMs?: number; onSlowStart?: () => void } = {}): ServerModule {
   return {
     manifest: { id: 'test.probe', version: '1.0.0', apiVersion: '1', kind: 'domain', dependsOn: ['core.system'] },
-    setup: () => ({
+    setup: (deps) => ({
       actions: [
         defineAction({
           route: probeEchoRoute,
@@ -136,6 +156,18 @@ export function probeModule(options: { slowMs?: number; onSlowStart?: () => void
           route: probeUploadRoute,
           permissions: ['media:upload'],
           handler: async () => ({}),
+        }),
+        defineAction({
+          route: probeConflictRoute,
+          permissions: [],
+          handler: async ({ query }) => {
+            let attempts = 0;
+            await deps.db.transaction(async (tx) => {
+              attempts += 1;
+              if (attempts <= query.conflicts) await tx.query(RAISE_DEADLOCK);
+            });
+            return { attempts };
+          },
         }),
         defineAction({
           route: probeRateRoute,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCOPES, type Scope } from '@cms/core';
 import { loadConfig, type ServerConfig } from '../../src/config.js';
+import type { LogStream } from '../../src/http/create-app.js';
 import { generateApiKey } from '../../src/modules/core-system/api-key-secret.js';
 import type { ServerModule } from '../../src/modules/module-types.js';
 import { type CmsServer, createServer } from '../../src/server.js';
@@ -53,7 +54,13 @@ export const TEST_PREVIEW_SECRET = 'test-preview-secret-0123456789abcdef0123';
 
 /** Starts a server for a test file; pass env to override settings. */
 export async function startTestServer(
-  options: { env?: Record<string, string>; modules?: readonly ServerModule[]; clock?: () => Date } = {},
+  options: {
+    env?: Record<string, string>;
+    modules?: readonly ServerModule[];
+    clock?: () => Date;
+    /** Receives the server's log lines (set LOG_LEVEL in env to have any). */
+    logStream?: LogStream;
+  } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-data-'));
@@ -72,6 +79,7 @@ export async function startTestServer(
     db: database.db,
     ...(options.modules ? { modules: options.modules } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   const url = await server.listen();
   const createKey: TestServer['createKey'] = async (keyOptions = {}) => {

@@ -89,10 +89,13 @@ export function createOidcService(deps: {
       try {
         config = await configure(provider);
       } catch (error: unknown) {
-        throw new CmsError(
+        const unavailable = new CmsError(
           'SERVICE_UNAVAILABLE',
           `The identity provider ${provider.label} did not answer (${isUnreachable(error) ? 'unreachable or too slow' : 'invalid discovery document'}): try again later.`,
         );
+        // The warn line of the 503 shows the network's or the parser's own words.
+        unavailable.cause = error;
+        throw unavailable;
       }
       const now = deps.clock();
       const codeVerifier = client.randomPKCECodeVerifier();

@@ -1,5 +1,5 @@
 import type { Scope } from '@cms/core';
-import type { Queryable } from '../db.js';
+import { type Queryable, READ_ONLY } from '../db.js';
 
 /** One project/environment pair a key may act in; `*` matches any. */
 export interface AllowlistEntry {
@@ -29,7 +29,12 @@ const COLUMNS = `id, kind, label, prefix, secret_hash as "secretHash", scopes, c
 
 /** Finds a key by the hash of its secret, revoked or not (the caller decides), or null. */
 export async function findApiKeyByHash(db: Queryable, secretHash: Buffer): Promise<ApiKeyRow | null> {
-  const result = await db.query<ApiKeyRow>(`select ${COLUMNS} from api_keys where secret_hash = $1`, [secretHash]);
+  // Read by every request's access steps: a connection that failed under it is replaced (QueryOptions).
+  const result = await db.query<ApiKeyRow>(
+    `select ${COLUMNS} from api_keys where secret_hash = $1`,
+    [secretHash],
+    READ_ONLY,
+  );
   return result.rows[0] ?? null;
 }
 

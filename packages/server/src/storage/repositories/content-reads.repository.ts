@@ -8,9 +8,10 @@ import { contentColumns, type DocumentContentRow, type Scope } from './document-
 
 /**
  * Content reads are the hottest statements, and their texts come from a bounded set (filters, sort,
- * resolve or not): prepared once per connection, they skip parsing and planning (QueryOptions).
+ * resolve or not): prepared once per connection, they skip parsing and planning (QueryOptions). They
+ * write nothing, so one whose connection failed under it runs again on another.
  */
-const PREPARED = { prepare: true } as const;
+const PREPARED = { prepare: true, readOnly: true } as const;
 
 /** The locale of documents of non-localized types. */
 const DEFAULT_LOCALE = '__cms_default__';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db.js';
+import { type Queryable, READ_ONLY } from '../db.js';
 import type { Scope } from './document-row.js';
 
 /** An immutable published snapshot (interface.md "Version entry"). */
@@ -47,6 +47,7 @@ export async function findVersion(
     `select ${COLUMNS} from document_versions v
      where v.project_id = $1 and v.environment_id = $2 and v.document_id = $3 and v.version = $4`,
     [scope.projectId, scope.environmentId, where.documentId, where.version],
+    READ_ONLY,
   );
   return result.rows[0] ?? null;
 }
@@ -69,10 +70,12 @@ export async function listVersions(
          v.published_by as "publishedBy", v.change_summary as "changeSummary"
        from document_versions v where ${filter} order by v.version ${direction} limit $4 offset $5`,
     [...params, where.limit, where.offset],
+    READ_ONLY,
   );
   const count = await db.query<{ total: number }>(
     `select count(*)::int as total from document_versions v where ${filter}`,
     params,
+    READ_ONLY,
   );
   return { items: page.rows, total: count.rows[0]?.total ?? 0 };
 }

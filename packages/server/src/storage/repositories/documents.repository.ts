@@ -1,5 +1,5 @@
 import { CmsError } from '@cms/core';
-import { isSqlState, type Queryable, SQLSTATE } from '../db.js';
+import { isSqlState, type Queryable, READ_ONLY, SQLSTATE } from '../db.js';
 import { DOCUMENT_COLUMNS, type DocumentRow, type Scope } from './document-row.js';
 
 /** Partial unique indexes of migration 0005: only non-deleted documents hold a path or a group locale. */
@@ -75,6 +75,7 @@ export async function findDocument(
     `select ${DOCUMENT_COLUMNS} from documents d
      where d.project_id = $1 and d.environment_id = $2 and d.id = $3${options.forUpdate ? ' for update' : ''}`,
     [scope.projectId, scope.environmentId, id],
+    options.forUpdate ? undefined : READ_ONLY,
   );
   return result.rows[0] ?? null;
 }

@@ -1,4 +1,4 @@
-import { isSqlState, type Queryable, SQLSTATE } from '../db.js';
+import { isSqlState, type Queryable, READ_ONLY, SQLSTATE } from '../db.js';
 
 /** An environment row. */
 export interface EnvironmentRow {
@@ -17,7 +17,12 @@ const SELECT = `select e.id, e.project_id as "projectId", e.name, e.extends_id a
 
 /** Finds an environment of a project by name, or null. */
 export async function findEnvironment(db: Queryable, projectId: string, name: string): Promise<EnvironmentRow | null> {
-  const result = await db.query<EnvironmentRow>(`${SELECT} where e.project_id = $1 and e.name = $2`, [projectId, name]);
+  // Read by every request's access steps: a connection that failed under it is replaced (QueryOptions).
+  const result = await db.query<EnvironmentRow>(
+    `${SELECT} where e.project_id = $1 and e.name = $2`,
+    [projectId, name],
+    READ_ONLY,
+  );
   return result.rows[0] ?? null;
 }
 

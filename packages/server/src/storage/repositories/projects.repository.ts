@@ -1,4 +1,4 @@
-import { isSqlState, type Queryable, SQLSTATE } from '../db.js';
+import { isSqlState, type Queryable, READ_ONLY, SQLSTATE } from '../db.js';
 
 /** A project row. */
 export interface ProjectRow {
@@ -13,7 +13,8 @@ const COLUMNS = 'id, slug, name, settings, created_at as "createdAt"';
 
 /** Finds a project by slug, or null. */
 export async function findProjectBySlug(db: Queryable, slug: string): Promise<ProjectRow | null> {
-  const result = await db.query<ProjectRow>(`select ${COLUMNS} from projects where slug = $1`, [slug]);
+  // Read by every request's access steps: a connection that failed under it is replaced (QueryOptions).
+  const result = await db.query<ProjectRow>(`select ${COLUMNS} from projects where slug = $1`, [slug], READ_ONLY);
   return result.rows[0] ?? null;
 }
 
