@@ -160,7 +160,11 @@ function patchMap(p: Patcher, map: YAMLMap, before: Obj, after: Obj, shape: Fiel
     const values = Object.fromEntries(added.map((k) => [k, after[k]]));
     if (map.flow) {
       const padded = isPadded(p.src, map);
-      const text = added.map((k) => `, ${renderFlowPair(k, after[k], shapeOfKey(shape, k), padded)}`).join('');
+      const comma = separatorOf(
+        p.src,
+        entries.map((e) => [rangeOf(e.key)?.[0] as number, entryEnd(e)]),
+      );
+      const text = added.map((k) => `${comma}${renderFlowPair(k, after[k], shapeOfKey(shape, k), padded)}`).join('');
       p.edits.push({ start: entryEnd(last), end: entryEnd(last), text });
     } else {
       const at = throughLine(p.src, entryEnd(last));
@@ -170,6 +174,15 @@ function patchMap(p: Patcher, map: YAMLMap, before: Obj, after: Obj, shape: Fiel
     }
   }
   return true;
+}
+
+/** The comma between the last two items of a flow collection as written (`,` or `, `), else `, `. */
+function separatorOf(src: string, ranges: Array<[number, number]>): string {
+  const last = ranges[ranges.length - 1];
+  const previous = ranges[ranges.length - 2];
+  if (!last || !previous) return ', ';
+  const between = src.slice(previous[1], last[0]);
+  return /^[ \t]*,[ \t]*$/.test(between) ? between.trimStart() || ',' : ', ';
 }
 
 function patchSeq(
@@ -214,10 +227,14 @@ function insertItems(
   if (seq.flow) {
     const texts = values.map((v) => renderFlowValue(v, shape, { node: undefined }, isPadded(p.src, seq)));
     const next = rangeOf(items[index]);
-    if (next) p.edits.push({ start: next[0], end: next[0], text: `${texts.join(', ')}, ` });
+    const comma = separatorOf(
+      p.src,
+      items.map((item) => rangeOf(item) as [number, number]),
+    );
+    if (next) p.edits.push({ start: next[0], end: next[0], text: `${texts.join(comma)}${comma}` });
     else {
       const end = rangeOf(items[index - 1])?.[1] as number;
-      p.edits.push({ start: end, end, text: `, ${texts.join(', ')}` });
+      p.edits.push({ start: end, end, text: `${comma}${texts.join(comma)}` });
     }
     return true;
   }

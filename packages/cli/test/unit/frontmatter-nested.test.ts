@@ -139,6 +139,15 @@ describe('nested edits in place', () => {
     expect(pulled(list, (fm) => fm.items.splice(1, 1))).toBe('---\nitems:\n  - a: 1 # one\n  - a: 3 # three\n---\n');
   });
 
+  it('new items of a flow list follow its own spacing', () => {
+    expect(
+      pulled('---\ntags: [ one,two ]\nmap: {a: 1}\n---\n', (fm) => {
+        fm.tags.push('three');
+        fm.map.b = 2;
+      }),
+    ).toBe('---\ntags: [ one,two,three ]\nmap: {a: 1, b: 2}\n---\n');
+  });
+
   it('new lines follow the file’s indentation', () => {
     const text = '---\nseo:\n    title: x\ntags:\n- a\n---\n';
     expect(
