@@ -230,6 +230,12 @@ describe('server commands', () => {
     const run = await ws.run(['action', 'run', 'me.get', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.data.principalType).toBe('apiKey');
+    const typo = await ws.run(['action', 'run', 'me.gt', '--json']);
+    expect(typo.code).toBe(2);
+    expect(typo.json.error).toMatchObject({
+      code: 'UNKNOWN_ACTION',
+      hint: expect.stringContaining('Did you mean me.get?'),
+    });
   });
 
   it('media upload sends each file', async () => {
