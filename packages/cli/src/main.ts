@@ -1,7 +1,7 @@
 /** The `cms` program: global settings, every command, usage errors as exit 2, Ctrl-C as exit 130. */
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './cli/exit-codes.js';
-import { runInterruptHooks } from './cli/interrupt.js';
+import { getInterruptDetails, runInterruptHooks } from './cli/interrupt.js';
 import { Output } from './cli/output.js';
 import { lastExitCode, reportFailure } from './cli/run-command.js';
 import { registerAuthCommands } from './commands/auth.commands.js';
@@ -84,8 +84,13 @@ export async function main(argv: string[]): Promise<number> {
   const onSigint = () => {
     void runInterruptHooks().finally(() => {
       const out = new Output({ json });
+      const details = getInterruptDetails();
       if (json)
-        out.result({ ok: false, exitCode: EXIT.interrupted, error: { code: 'INTERRUPTED', message: 'Interrupted.' } });
+        out.result({
+          ok: false,
+          exitCode: EXIT.interrupted,
+          error: { code: 'INTERRUPTED', message: 'Interrupted.', ...(details ? { details } : {}) },
+        });
       else process.stderr.write('\nInterrupted.\n');
       process.exit(EXIT.interrupted);
     });

@@ -16,7 +16,7 @@ import { patchFile, renderNewFile, splitFile } from './frontmatter.js';
 import type { ManifestEntry } from './manifest.js';
 import { writeFileAtomic } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
-import { countByStatus, loadSyncState, pathMatcher } from './sync-state.js';
+import { assertKnownPaths, countByStatus, loadSyncState, pathMatcher } from './sync-state.js';
 import { type FieldShape, rootShape, shapeOfItem, shapeOfKey } from './yaml-render.js';
 
 export interface PullOptions {
@@ -104,6 +104,7 @@ export async function pull(ctx: Context, options: PullOptions): Promise<PullRepo
     ...(options.type ? { typeFilter: options.type } : {}),
   });
   const { root, manifest, items } = state;
+  assertKnownPaths('--theirs', options.theirs, items);
   const theirs = pathMatcher(options.theirs);
   const report: PullReport = {
     applied: [],

@@ -85,6 +85,17 @@ export async function recordFailure(
     record({ ...base, outcome: 'failed', code: 'INTERNAL', message: (error as Error).message });
     return;
   }
+  const edited = item.status === 'changed-local' || item.status === 'changed-both';
+  if (error.status === 404 && edited && item.entry) {
+    // Push does not read the server first: an update of a document deleted there since the last sync.
+    record({
+      ...base,
+      outcome: 'conflict',
+      code: 'DELETED_REMOTELY',
+      message: 'deleted on the server since the last sync; not created again',
+    });
+    return;
+  }
   let message = error.message;
   if (error.code === 'CONFLICT' && item.local && item.entry && item.status !== 'deleted-local') {
     const current = await state.api.content.get(item.entry.id).catch(() => undefined);
@@ -127,7 +138,22 @@ export async function pushOne(
   }
   if ((item.status === 'changed-local' || item.status === 'changed-both') && item.local && item.entry) {
     let revision = item.entry.draftRevision;
-    if (flags.ours) revision = (await api.content.get(item.entry.id)).draftRevision;
+    if (flags.ours) {
+      const current = await api.content.get(item.entry.id).catch((error) => {
+        if (isApiError(error) && error.status === 404) return undefined;
+        throw error;
+      });
+      if (!current) {
+        // --ours on a document deleted on the server: the file wins, as a new document.
+        const doc = await createDoc(api, state, item.local);
+        delete manifest.documents[item.entry.id];
+        await reconcile(state, item.local, doc);
+        writer.changed();
+        record({ ...base, id: doc.documentId, outcome: 'created', message: 'deleted on the server; created again' });
+        return;
+      }
+      revision = current.draftRevision;
+    }
     const type = state.typeByName.get(item.entry.type);
     const doc = await api.content.update(
       item.entry.id,

@@ -4,7 +4,7 @@ import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
 import { mapLimit } from '../api/limiter.js';
 import type { Context } from '../cli/context.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
-import { onInterrupt } from '../cli/interrupt.js';
+import { onInterrupt, setInterruptDetails } from '../cli/interrupt.js';
 import { confirm } from '../cli/prompt.js';
 import type { SyncItem } from './classify.js';
 import { DEFAULT_LOCALE } from './file-naming.js';
@@ -12,7 +12,7 @@ import type { LocalFile } from './local-files.js';
 import { ManifestWriter } from './manifest-writer.js';
 import { orderedFrontmatter } from './pull.js';
 import { groupIdFor, type PushResult, pushOne, reconcile, recordFailure } from './push-document.js';
-import { countByStatus, loadSyncState, pathMatcher, type SyncState } from './sync-state.js';
+import { assertKnownPaths, countByStatus, loadSyncState, pathMatcher, type SyncState } from './sync-state.js';
 
 export interface PushOptions {
   dryRun?: boolean;
@@ -41,6 +41,7 @@ const PUSHABLE = new Set([
 export async function push(ctx: Context, options: PushOptions): Promise<PushReport> {
   const state = await loadSyncState(ctx, { remote: false, ...(options.type ? { typeFilter: options.type } : {}) });
   const { manifest } = state;
+  assertKnownPaths('--ours', options.ours, state.items);
   const ours = pathMatcher(options.ours);
   const items = state.items.filter((i) => PUSHABLE.has(i.status));
   const report: PushReport = {
@@ -103,6 +104,11 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
       }),
     ]);
     clearTimeout(timer);
+    const s = report.summary;
+    ctx.out.log(
+      `Interrupted: ${report.results.length} of ${items.length} document(s) done (created ${s.created}, updated ${s.updated}, deleted ${s.deleted}, conflicts ${s.conflict}, failed ${s.failed}), recorded in the manifest. Run \`cms push\` again to send the rest.`,
+    );
+    setInterruptDetails({ summary: report.summary, results: report.results, total: items.length });
   });
   const stop = () => interrupted;
   const writer = new ManifestWriter(state.manifestFile, manifest);
