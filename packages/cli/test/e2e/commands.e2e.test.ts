@@ -210,6 +210,7 @@ describe('server commands', () => {
     ).toBe(200);
     const conflict = await ws.run(['env', 'promote', 'production', 'staging', '--dry-run', '--json']);
     expect(conflict.code, JSON.stringify(conflict.json)).toBe(5);
+    expect(conflict.stderr).toContain('`cms schema sync --environment staging`');
     expect((await ws.run(['schema', 'sync', '--environment', 'staging', '--json'])).code).toBe(0);
     const clone = await ws.run(['env', 'clone', 'production', 'preview', '--json']);
     expect(clone.code, clone.stderr).toBe(0);

@@ -59,6 +59,13 @@ describe('cms against a live server', () => {
     const diff = await ws.run(['schema', 'diff', '--json']);
     expect(diff.code).toBe(1);
     expect(diff.json.data.changes.map((c: any) => `${c.change} ${c.type}`)).toEqual(['added post', 'added page']);
+    const text = await ws.run(['schema', 'diff']);
+    expect(text.stdout).toBe('+ type post\n+ type page\n');
+    expect(text.stderr).toContain('2 change(s) (+ added, - removed, ~ changed)');
+    expect(text.stderr).toContain('`cms schema sync` applies them');
+    const dry = await ws.run(['schema', 'sync', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toContain('Dry run: 2 change(s) shown above, nothing was synced.');
     const sync = await ws.run(['schema', 'sync', '--json']);
     expect(sync.code).toBe(0);
     expect(sync.json.data).toMatchObject({ synced: true, typesCount: 2 });
