@@ -97,6 +97,13 @@ export async function recordFailure(
     return;
   }
   let message = error.message;
+  // The server's message names the first invalid field "(and 2 more)"; its details name them all.
+  const fields = (error.details as { fields?: Record<string, string> }).fields;
+  if (error.code === 'INVALID_INPUT' && fields && Object.keys(fields).length > 0) {
+    message = Object.entries(fields)
+      .map(([path, problem]) => `${path.replace(/^frontmatter\./, '')}: ${problem}`)
+      .join('; ');
+  }
   if (error.code === 'CONFLICT' && item.local && item.entry && item.status !== 'deleted-local') {
     const current = await state.api.content.get(item.entry.id).catch(() => undefined);
     const type = state.typeByName.get(item.entry.type);

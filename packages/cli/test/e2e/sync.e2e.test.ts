@@ -331,6 +331,18 @@ describe('cms against a live server', () => {
     await ws.write(file, synced);
   });
 
+  it('a file the server refuses is reported with every invalid field, not only the first', async () => {
+    const file = 'content/posts/invalid.en.md';
+    await ws.write(file, '---\ndate: 2024-05-01\ndraft: nope\n---\nNo title\n');
+    const push = await ws.run(['push', '--json']);
+    expect(push.code).toBe(1);
+    const [result] = push.json.data.results;
+    expect(result).toMatchObject({ file, outcome: 'failed', code: 'INVALID_INPUT' });
+    expect(result.message).toContain('draft: must be true or false, got the string "nope"');
+    expect(result.message).toContain('title: is required');
+    await (await import('node:fs/promises')).rm(`${ws.dir}/${file}`);
+  });
+
   it('a bad frontmatter file is named with its line, and nothing is sent', async () => {
     await ws.write('content/pages/broken.md', '---\ntitle: a\ntitle: b\n---\n');
     const push = await ws.run(['push', '--json']);
