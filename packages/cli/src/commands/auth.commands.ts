@@ -1,5 +1,4 @@
 /** `cms login` (device flow with a loopback callback or a pasted code), `cms logout`, `cms whoami`. */
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { isApiError } from '../api/api-error.js';
 import { type CmsApi, createApi } from '../api/cms-api.js';
@@ -9,16 +8,8 @@ import { CliError, EXIT } from '../cli/exit-codes.js';
 import { startLoopback } from '../cli/loopback.js';
 import { openBrowser } from '../cli/open-browser.js';
 import { forgetPendingLogin, loadPendingLogin, savePendingLogin } from '../cli/pending-login.js';
+import { question } from '../cli/prompt.js';
 import { action } from '../cli/run-command.js';
-
-async function askForCode(question: string, signal: AbortSignal): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return (await rl.question(question, { signal })).trim();
-  } finally {
-    rl.close();
-  }
-}
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -55,10 +46,19 @@ async function waitForCode(
     const waits: Array<Promise<string | undefined>> = [];
     if (loopback) waits.push(loopback.code.then((c) => c.code));
     if (ctx.prompt.interactive) {
-      const question = loopback
+      const text = loopback
         ? 'Waiting for the browser. If it cannot come back here, paste the code from its address bar (code=…): '
         : 'Paste the code the page shows: ';
-      waits.push(askForCode(question, abort.signal).catch(() => undefined));
+      // Our own abort (the browser came back first) ends the question quietly; Ctrl-C interrupts.
+      waits.push(
+        question(text, abort.signal).then(
+          (answer) => answer.trim(),
+          (error: unknown) => {
+            if (abort.signal.aborted) return undefined;
+            throw error;
+          },
+        ),
+      );
     } else {
       ctx.out.log(`Waiting for the browser until ${clock(started.expiresAt)} (Ctrl-C stops).`);
     }
