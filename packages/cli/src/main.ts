@@ -1,7 +1,7 @@
 /** The `cms` program: global settings, every command, usage errors as exit 2, Ctrl-C as exit 130. */
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './cli/exit-codes.js';
-import { runInterruptHooks } from './cli/interrupt.js';
+import { getInterruptDetails, runInterruptHooks } from './cli/interrupt.js';
 import { Output } from './cli/output.js';
 import { lastExitCode, reportFailure } from './cli/run-command.js';
 import { registerAuthCommands } from './commands/auth.commands.js';
@@ -14,17 +14,44 @@ import { registerSyncCommands } from './commands/sync.commands.js';
 
 export const VERSION = '0.1.0';
 
-function configure(command: Command, json: boolean): void {
-  command.exitOverride();
+/** What commander printed or failed on while parsing: help and version text, and which command. */
+interface ParseOutput {
+  /** Help or version text (stdout without --json, the JSON document's data with it). */
+  text: string;
+  /** The command whose parsing failed, for the hint (`cms push --help`). */
+  failed: Command | undefined;
+}
+
+/**
+ * Usage errors are reported once, by reportFailure (message and hint, or the JSON document), not
+ * also by commander; with --json, help and version text go into the one JSON document.
+ */
+function configure(command: Command, json: boolean, output: ParseOutput): void {
+  command.exitOverride((error) => {
+    output.failed ??= command;
+    throw error;
+  });
   command.configureOutput({
+    writeOut: (text) => {
+      if (json) output.text += text;
+      else process.stdout.write(text);
+    },
     writeErr: (text) => {
       if (!json) process.stderr.write(text);
     },
+    outputError: () => undefined,
   });
-  for (const sub of command.commands) configure(sub, json);
+  for (const sub of command.commands) configure(sub, json, output);
 }
 
-export function buildProgram(json: boolean): Command {
+/** `cms schema sync`, for hints. */
+function commandPath(command: Command | undefined): string {
+  const names: string[] = [];
+  for (let at = command; at; at = at.parent ?? undefined) names.unshift(at.name());
+  return names.join(' ') || 'cms';
+}
+
+export function buildProgram(json: boolean, output: ParseOutput = { text: '', failed: undefined }): Command {
   const program = new Command('cms')
     .description('Content as code: markdown files in git, synced with the CMS server.')
     .version(VERSION)
@@ -37,7 +64,6 @@ export function buildProgram(json: boolean): Command {
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--non-interactive', 'never prompt; a needed answer fails naming its flag')
     .option('--concurrency <n>', 'parallel requests (default 8, or CMS_CONCURRENCY)')
-    .showHelpAfterError(!json)
     .enablePositionalOptions(false);
   registerInitCommand(program);
   registerAuthCommands(program);
@@ -46,19 +72,25 @@ export function buildProgram(json: boolean): Command {
   registerContentCommands(program);
   registerMiscCommands(program);
   registerEnvCommands(program);
-  configure(program, json);
+  configure(program, json, output);
   return program;
 }
 
 /** Runs the CLI; resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
-  const program = buildProgram(json);
+  const output: ParseOutput = { text: '', failed: undefined };
+  const program = buildProgram(json, output);
   const onSigint = () => {
     void runInterruptHooks().finally(() => {
       const out = new Output({ json });
+      const details = getInterruptDetails();
       if (json)
-        out.result({ ok: false, exitCode: EXIT.interrupted, error: { code: 'INTERRUPTED', message: 'Interrupted.' } });
+        out.result({
+          ok: false,
+          exitCode: EXIT.interrupted,
+          error: { code: 'INTERRUPTED', message: 'Interrupted.', ...(details ? { details } : {}) },
+        });
       else process.stderr.write('\nInterrupted.\n');
       process.exit(EXIT.interrupted);
     });
@@ -68,31 +100,32 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return lastExitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (
-        error.code === 'commander.helpDisplayed' ||
-        error.code === 'commander.version' ||
-        error.code === 'commander.help'
-      ) {
-        if (json)
-          new Output({ json }).result({
-            ok: true,
-            exitCode: 0,
-            data: { help: error.code === 'commander.version' ? VERSION : 'see --help without --json' },
-          });
-        return EXIT.ok;
-      }
-      if (error.code === 'commander.executeSubCommandAsync') return EXIT.ok;
-      return reportFailure(
-        new Output({ json }),
-        new CliError('USAGE', error.message.replace(/^error: /, ''), {
-          exitCode: EXIT.usage,
-          hint: 'Run `cms --help` or `cms <command> --help`.',
-        }),
-      );
-    }
+    if (error instanceof CommanderError) return reportCommanderError(error, json, output);
     return reportFailure(new Output({ json }), error);
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+function reportCommanderError(error: CommanderError, json: boolean, output: ParseOutput): number {
+  const out = new Output({ json });
+  // `cms help push` answers 'commander.help' with exit code 0; `cms` alone the same code with 1.
+  const helpShown = error.code === 'commander.help' && error.exitCode === 0;
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || helpShown) {
+    const key = error.code === 'commander.version' ? 'version' : 'help';
+    out.result({ ok: true, exitCode: EXIT.ok, data: { [key]: key === 'version' ? VERSION : output.text } });
+    return EXIT.ok;
+  }
+  if (error.code === 'commander.executeSubCommandAsync') return EXIT.ok;
+  const where = commandPath(output.failed);
+  // `cms` or `cms schema` alone: commander has printed the help (on stderr); the command is missing.
+  const noCommand = error.code === 'commander.help';
+  const message = noCommand
+    ? `${where}: which command? None was given.`
+    : error.message.replace(/^error: /, '').replace(/\n/g, ' ');
+  const about = noCommand || error.code === 'commander.unknownCommand' ? 'commands' : 'options and arguments';
+  return reportFailure(
+    out,
+    new CliError('USAGE', message, { exitCode: EXIT.usage, hint: `Run \`${where} --help\` to see its ${about}.` }),
+  );
 }

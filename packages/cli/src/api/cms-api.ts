@@ -66,8 +66,18 @@ async function sdk<T>(settings: ClientSettings, call: () => Promise<T>): Promise
         details: { serverUrl: settings.serverUrl, cause },
       });
     }
+    // The SDK reads `data` of a body that is not the API's envelope (an HTML page): a wrong base address.
+    if (error instanceof TypeError) throw notTheApi(settings.serverUrl, error.message);
     throw error;
   }
+}
+
+function notTheApi(serverUrl: string, cause?: string): CliError {
+  return new CliError('NOT_THE_API', `The server at ${serverUrl} did not answer like the CMS API (no JSON data).`, {
+    exitCode: EXIT.failure,
+    hint: "Check --server-url (or CMS_SERVER_URL): the server's base address, without /studio or /api (for example http://127.0.0.1:4000).",
+    details: { serverUrl, ...(cause ? { cause } : {}) },
+  });
 }
 
 export function createApi(settings: ClientSettings, concurrency = 8) {
@@ -82,7 +92,12 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
   });
   const run = <T>(call: () => Promise<T>) => sdk(settings, call);
   const withHash = (schemaHash: string) => ({ headers: { 'x-cms-schema-hash': schemaHash } });
-  const cast = <T>(value: unknown) => value as T;
+  // A 2xx answer without the API's JSON envelope (the Studio's HTML under a wrong base address)
+  // reads as no data: say so instead of failing later on a missing field.
+  const cast = <T>(value: unknown): T => {
+    if (value === undefined || value === null) throw notTheApi(settings.serverUrl);
+    return value as T;
+  };
   return {
     http,
     concurrency,
@@ -104,6 +119,7 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
             } as never),
           );
         const first = await page(0);
+        if (!Array.isArray(first?.data)) throw notTheApi(settings.serverUrl);
         const offsets: number[] = [];
         for (let offset = PAGE; offset < first.pagination.total; offset += PAGE) offsets.push(offset);
         const rest = await mapLimit(offsets, concurrency, async (offset) => (await page(offset)).data);

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { type CmsApi, createApi } from '../api/cms-api.js';
 import type { LoadedConfig } from '../config/config-types.js';
 import { findConfigFile, loadConfigFile } from '../config/load-config.js';
-import { credentialKey, loadKey } from './credentials.js';
+import { credentialKey, loadKey, storedAccounts } from './credentials.js';
 import { CliError, EXIT, usageError } from './exit-codes.js';
 import { Output } from './output.js';
 import { isInteractive, type PromptContext } from './prompt.js';
@@ -38,14 +38,17 @@ export async function createContext(flags: GlobalFlags, env: NodeJS.ProcessEnv =
   }
   const config = configFile ? await loadConfigFile(configFile) : undefined;
   const settings = resolveSettings(flags, env, config ?? {});
-  const concurrency = Math.max(1, Math.min(64, Number(flags.concurrency ?? env.CMS_CONCURRENCY ?? 8) || 8));
+  const concurrency = concurrencyOf(flags, env);
   const need = (key: 'serverUrl' | 'project' | 'environment'): string => {
     const value = settings[key];
-    if (value) return value;
-    throw usageError(
-      `No ${key === 'serverUrl' ? 'server URL' : key} is set.`,
-      `Pass ${flagOf(key)}, set ${envOf(key)}, or add \`${key}\` to cms.config.ts.`,
-    );
+    if (!value) {
+      throw usageError(
+        `No ${key === 'serverUrl' ? 'server URL' : key} is set.`,
+        `Pass ${flagOf(key)}, set ${envOf(key)}, or add \`${key}\` to cms.config.ts.`,
+      );
+    }
+    if (key === 'serverUrl') assertServerUrl(value, settings.sources.serverUrl ?? 'config');
+    return value;
   };
   const ctx: Context = {
     out,
@@ -78,9 +81,18 @@ export async function createContext(flags: GlobalFlags, env: NodeJS.ProcessEnv =
         }
       }
       if (!apiKey && options.needsKey !== false) {
-        throw new CliError('NOT_SIGNED_IN', 'No API key for this server, project and environment.', {
+        const target = `project "${settings.project}", environment "${settings.environment}"`;
+        // Keys are stored per server, project and environment: a typo in one of them looks like "signed out".
+        const others = (await storedAccounts(env))
+          .filter((a) => a.serverUrl === serverUrl.replace(/\/+$/, ''))
+          .map((a) => `${a.project}/${a.environment}`);
+        throw new CliError('NOT_SIGNED_IN', `No API key for ${target} at ${serverUrl}.`, {
           exitCode: EXIT.notSignedIn,
-          hint: 'Run `cms login`, or pass --api-key / set CMS_API_KEY.',
+          hint: `Run \`cms login\` (it signs in for one server, project and environment), or pass --api-key / set CMS_API_KEY.${
+            others.length > 0
+              ? ` Keys are stored for this server's ${others.join(', ')}: check --project and --environment.`
+              : ''
+          }`,
         });
       }
       return createApi(
@@ -97,4 +109,38 @@ export async function createContext(flags: GlobalFlags, env: NodeJS.ProcessEnv =
     },
   };
   return ctx;
+}
+
+const MAX_CONCURRENCY = 64;
+const DEFAULT_CONCURRENCY = 8;
+
+/** `--concurrency` or `CMS_CONCURRENCY`: a whole number from 1 to 64 (a usage error otherwise). */
+function concurrencyOf(flags: GlobalFlags, env: NodeJS.ProcessEnv): number {
+  const [raw, from] =
+    flags.concurrency !== undefined ? [flags.concurrency, '--concurrency'] : [env.CMS_CONCURRENCY, 'CMS_CONCURRENCY'];
+  if (raw === undefined || raw === '') return DEFAULT_CONCURRENCY;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+    throw usageError(
+      `${from} must be a whole number from 1 to ${MAX_CONCURRENCY}, not "${raw}".`,
+      `Pass for example ${from === '--concurrency' ? '--concurrency 4' : 'CMS_CONCURRENCY=4'} (the default is ${DEFAULT_CONCURRENCY}).`,
+    );
+  }
+  return value;
+}
+
+/** The server address must be http(s): `127.0.0.1:4000` alone would fail later as "cannot reach". */
+function assertServerUrl(value: string, from: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw usageError(
+      `The server URL "${value}" (from ${from}) is not an http:// or https:// address.`,
+      'Give the full address, for example --server-url http://127.0.0.1:4000.',
+    );
+  }
 }

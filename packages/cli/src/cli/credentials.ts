@@ -122,3 +122,14 @@ export async function deleteKey(account: string, env: NodeJS.ProcessEnv = proces
   await writeFileStore(file, all);
   return true;
 }
+
+/** The server, project and environment of every key this machine stores (the keychain's too). */
+export async function storedAccounts(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Array<{ serverUrl: string; project: string; environment: string }>> {
+  const all = await readFileStore(credentialsFile(env)).catch(() => ({}));
+  return Object.keys(all).flatMap((account) => {
+    const [serverUrl, project, environment] = account.split('|');
+    return serverUrl && project && environment ? [{ serverUrl, project, environment }] : [];
+  });
+}

@@ -15,3 +15,14 @@ export async function runInterruptHooks(): Promise<void> {
     }
   }
 }
+
+let interruptDetails: Record<string, unknown> | undefined;
+
+/** What the interrupted command had done, for the INTERRUPTED error document (`error.details`). */
+export function setInterruptDetails(details: Record<string, unknown>): void {
+  interruptDetails = details;
+}
+
+export function getInterruptDetails(): Record<string, unknown> | undefined {
+  return interruptDetails;
+}

@@ -17,37 +17,48 @@ export function isInteractive(nonInteractive: boolean | undefined, env: NodeJS.P
 }
 
 /** Asks a yes/no question on stderr; --yes answers yes; no TTY fails naming `flag`. */
-export async function confirm(ctx: PromptContext, question: string, flag = '--yes'): Promise<boolean> {
+export async function confirm(ctx: PromptContext, prompt: string, flag = '--yes'): Promise<boolean> {
   if (ctx.yes) return true;
   if (!ctx.interactive) {
-    throw new CliError('CONFIRMATION_REQUIRED', `${question} (needs an answer, and this run cannot ask).`, {
+    throw new CliError('CONFIRMATION_REQUIRED', `${prompt} (needs an answer, and this run cannot ask).`, {
       exitCode: EXIT.cancelled,
       hint: `Pass ${flag} to answer yes without a prompt.`,
     });
   }
+  const answer = (await question(`${prompt} [y/N] `)).trim().toLowerCase();
+  return answer === 'y' || answer === 'yes';
+}
+
+/**
+ * One line from the terminal. Ctrl-C at the question reaches readline as a key, not as SIGINT: it is
+ * the documented interruption (exit 130), not a failure.
+ */
+export async function question(text: string, signal?: AbortSignal): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = (await rl.question(`${question} [y/N] `)).trim().toLowerCase();
-    return answer === 'y' || answer === 'yes';
+    return await rl.question(text, signal ? { signal } : {});
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    if ((error as { code?: string }).code === 'ABORT_ERR') {
+      throw new CliError('INTERRUPTED', 'Interrupted at the question: nothing was done.', {
+        exitCode: EXIT.interrupted,
+      });
+    }
+    throw error;
   } finally {
     rl.close();
   }
 }
 
 /** Asks for a line of text (TTY only). */
-export async function ask(ctx: PromptContext, question: string, fallback: string, flag: string): Promise<string> {
+export async function ask(ctx: PromptContext, prompt: string, fallback: string, flag: string): Promise<string> {
   if (ctx.yes) return fallback;
   if (!ctx.interactive) {
-    throw new CliError('INPUT_REQUIRED', `${question}: this run cannot ask.`, {
+    throw new CliError('INPUT_REQUIRED', `${prompt}: this run cannot ask.`, {
       exitCode: EXIT.usage,
       hint: `Pass ${flag}, or --yes to accept "${fallback}".`,
     });
   }
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = (await rl.question(`${question} [${fallback}] `)).trim();
-    return answer || fallback;
-  } finally {
-    rl.close();
-  }
+  const answer = (await question(`${prompt} [${fallback}] `)).trim();
+  return answer || fallback;
 }

@@ -1,20 +1,80 @@
 /** `cms login` (device flow with a loopback callback or a pasted code), `cms logout`, `cms whoami`. */
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { isApiError } from '../api/api-error.js';
-import { createApi } from '../api/cms-api.js';
+import { type CmsApi, createApi } from '../api/cms-api.js';
+import type { Context } from '../cli/context.js';
 import { credentialKey, credentialsFile, deleteKey, loadKey, saveKey } from '../cli/credentials.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { startLoopback } from '../cli/loopback.js';
 import { openBrowser } from '../cli/open-browser.js';
+import { forgetPendingLogin, loadPendingLogin, savePendingLogin } from '../cli/pending-login.js';
+import { question } from '../cli/prompt.js';
 import { action } from '../cli/run-command.js';
 
-async function pasteCode(signal: AbortSignal): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/**
+ * The code of a new challenge: from the browser sent back to the loopback listener, or pasted (the
+ * authorize page shows it when there is no callback, with --no-browser). Undefined when this run
+ * cannot receive it: `cms login --code` finishes the sign-in later.
+ */
+async function waitForCode(
+  ctx: Context,
+  api: CmsApi,
+  account: string,
+  target: { project: string; environment: string },
+  openAddress: boolean,
+): Promise<{ challengeId: string; code: string } | { pending: { authorizeUrl: string; expiresAt: string } }> {
+  // Without a browser on this machine (SSH, WSL) the browser cannot come back to a loopback address:
+  // the page then shows the code instead.
+  const loopback = openAddress ? await startLoopback() : undefined;
   try {
-    return (await rl.question('Or paste the code shown on the authorize page: ', { signal })).trim();
+    const started = await api.auth.start({ ...target, ...(loopback ? { callbackUrl: loopback.callbackUrl } : {}) });
+    ctx.out.log(`Open this address in a browser where you are signed in to the Studio:\n\n  ${started.authorizeUrl}\n`);
+    if (!loopback)
+      await savePendingLogin(account, { challengeId: started.challengeId, expiresAt: started.expiresAt }, ctx.env);
+    if (loopback && !(await openBrowser(started.authorizeUrl, ctx.env))) {
+      ctx.out.warn('Could not open a browser; open the address above yourself.');
+    }
+    if (!loopback && !ctx.prompt.interactive) {
+      ctx.out.log(
+        `Authorize there, then run \`cms login --code <code>\` with the code the page shows (before ${clock(started.expiresAt)}).`,
+      );
+      return { pending: { authorizeUrl: started.authorizeUrl, expiresAt: started.expiresAt } };
+    }
+    const abort = new AbortController();
+    const waits: Array<Promise<string | undefined>> = [];
+    if (loopback) waits.push(loopback.code.then((c) => c.code));
+    if (ctx.prompt.interactive) {
+      const text = loopback
+        ? 'Waiting for the browser. If it cannot come back here, paste the code from its address bar (code=…): '
+        : 'Paste the code the page shows: ';
+      // Our own abort (the browser came back first) ends the question quietly; Ctrl-C interrupts.
+      waits.push(
+        question(text, abort.signal).then(
+          (answer) => answer.trim(),
+          (error: unknown) => {
+            if (abort.signal.aborted) return undefined;
+            throw error;
+          },
+        ),
+      );
+    } else {
+      ctx.out.log(`Waiting for the browser until ${clock(started.expiresAt)} (Ctrl-C stops).`);
+    }
+    const expires = new Date(started.expiresAt).getTime() - Date.now();
+    waits.push(new Promise((done) => setTimeout(() => done(undefined), Math.max(1000, expires)).unref()));
+    const code = await Promise.race(waits);
+    abort.abort();
+    if (!code) {
+      throw new CliError('LOGIN_EXPIRED', 'The sign-in request expired before it was authorized.', {
+        exitCode: EXIT.notSignedIn,
+        hint: 'Run `cms login` again.',
+      });
+    }
+    return { challengeId: started.challengeId, code };
   } finally {
-    rl.close();
+    loopback?.close();
   }
 }
 
@@ -22,68 +82,70 @@ export function registerAuthCommands(program: Command): void {
   program
     .command('login')
     .description('Sign in with the browser (device flow) and store a key for this server, project and environment')
-    .option('--no-browser', 'do not open a browser; print the address and ask for the code')
-    .option('--code <code>', 'the code from the authorize page (skips waiting)')
+    .option('--no-browser', 'no browser here (SSH, WSL): print the address; the page shows a code to paste')
+    .option('--code <code>', 'finish a sign-in started by `cms login --no-browser` with the code its page showed')
     .action(
       action(async (ctx, opts) => {
         const o = opts as { browser: boolean; code?: string };
         const { serverUrl, project, environment } = ctx.target();
         const api = await ctx.api({ needsKey: false });
-        const loopback = await startLoopback();
-        try {
-          const started = await api.auth.start({ project, environment, callbackUrl: loopback.callbackUrl });
-          ctx.out.log(`Open this address to authorize the command line:\n\n  ${started.authorizeUrl}\n`);
-          if (o.browser && !o.code) {
-            const opened = await openBrowser(started.authorizeUrl, ctx.env);
-            if (!opened) ctx.out.warn('Could not open a browser; open the address above yourself.');
-          }
-          let code = o.code;
-          if (!code) {
-            const abort = new AbortController();
-            const expires = new Date(started.expiresAt).getTime() - Date.now();
-            const waits: Array<Promise<string | undefined>> = [loopback.code.then((c) => c.code)];
-            if (ctx.prompt.interactive) waits.push(pasteCode(abort.signal).catch(() => undefined));
-            waits.push(new Promise((done) => setTimeout(() => done(undefined), Math.max(1000, expires)).unref()));
-            code = await Promise.race(waits);
-            abort.abort();
-            if (!code) {
-              throw new CliError('LOGIN_EXPIRED', 'The sign-in request expired before it was authorized.', {
+        const account = credentialKey(serverUrl, project, environment);
+        let answer: { challengeId: string; code: string };
+        if (o.code) {
+          const { pending, expired } = await loadPendingLogin(account, ctx.env);
+          if (!pending) {
+            throw new CliError(
+              'LOGIN_NOT_STARTED',
+              expired
+                ? 'The sign-in waiting for this code expired.'
+                : `No sign-in to ${project}/${environment} at ${serverUrl} is waiting for a code.`,
+              {
                 exitCode: EXIT.notSignedIn,
-                hint: 'Run `cms login` again.',
-              });
-            }
+                hint: 'Run `cms login --no-browser`, authorize in the browser, then `cms login --code <code>` with the code the page shows.',
+              },
+            );
           }
-          let exchanged: Awaited<ReturnType<typeof api.auth.exchange>>;
-          try {
-            exchanged = await api.auth.exchange({ challengeId: started.challengeId, code });
-          } catch (error) {
-            if (isApiError(error)) {
-              throw new CliError('LOGIN_FAILED', `The server refused the code: ${error.message}`, {
-                exitCode: EXIT.notSignedIn,
-                hint: 'An expired request means starting again: run `cms login`. A denied one was refused in the browser.',
-              });
-            }
-            throw error;
-          }
-          const store = await saveKey(
-            credentialKey(serverUrl, project, environment),
-            {
-              apiKey: exchanged.apiKey,
-              expiresAt: exchanged.expiresAt ?? null,
-              keyId: exchanged.keyId,
-              savedAt: new Date().toISOString(),
-            },
-            ctx.env,
-          );
-          if (store === 'file')
-            ctx.out.warn(`No OS keychain is available: the key is stored in ${credentialsFile(ctx.env)} (mode 0600).`);
-          ctx.out.log(`Signed in to ${project}/${environment} at ${serverUrl}.`);
-          return {
-            data: { signedIn: true, serverUrl, project, environment, store, expiresAt: exchanged.expiresAt ?? null },
-          };
-        } finally {
-          loopback.close();
+          answer = { challengeId: pending.challengeId, code: o.code };
+        } else {
+          const waited = await waitForCode(ctx, api, account, { project, environment }, o.browser);
+          if ('pending' in waited) return { data: { signedIn: false, ...waited } };
+          answer = waited;
         }
+        let exchanged: Awaited<ReturnType<typeof api.auth.exchange>>;
+        try {
+          exchanged = await api.auth.exchange(answer);
+        } catch (error) {
+          if (isApiError(error)) {
+            // A wrong code may be tried again (the message says how many tries are left); anything
+            // else (expired, too many tries, refused) means starting over.
+            if (error.code !== 'INVALID_INPUT') await forgetPendingLogin(account, ctx.env);
+            throw new CliError('LOGIN_FAILED', `The server refused the code: ${error.message}`, {
+              exitCode: EXIT.notSignedIn,
+              hint:
+                error.code === 'INVALID_INPUT'
+                  ? 'Check the code on the authorize page and run `cms login --code <code>` again.'
+                  : 'Start again with `cms login` (or `cms login --no-browser`).',
+            });
+          }
+          throw error;
+        }
+        await forgetPendingLogin(account, ctx.env);
+        const store = await saveKey(
+          account,
+          {
+            apiKey: exchanged.apiKey,
+            expiresAt: exchanged.expiresAt ?? null,
+            keyId: exchanged.keyId,
+            savedAt: new Date().toISOString(),
+          },
+          ctx.env,
+        );
+        if (store === 'file')
+          ctx.out.warn(`No OS keychain is available: the key is stored in ${credentialsFile(ctx.env)} (mode 0600).`);
+        ctx.out.log(`Signed in to ${project}/${environment} at ${serverUrl}.`);
+        return {
+          data: { signedIn: true, serverUrl, project, environment, store, expiresAt: exchanged.expiresAt ?? null },
+        };
       }),
     );
 

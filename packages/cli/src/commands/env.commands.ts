@@ -73,6 +73,11 @@ export function registerEnvCommands(program: Command): void {
         const changes = plan.filter((i) => i.action === 'create' || i.action === 'update').length;
         if (conflicts > 0) {
           ctx.out.log(`${conflicts} conflict(s): nothing can be promoted until they are resolved.`);
+          // The server's reason names the command but not the environment it must run for.
+          if (plan.some((i) => i.action === 'conflict' && /schema/i.test(i.reason ?? '')))
+            ctx.out.log(
+              `The schemas differ: sync the same one to ${target}, for example \`cms schema sync --environment ${target}\`.`,
+            );
           return { data: { plan, applied: false }, exitCode: EXIT.conflict };
         }
         if ((opts as { dryRun?: boolean }).dryRun || changes === 0) {

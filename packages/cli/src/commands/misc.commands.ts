@@ -6,11 +6,15 @@ import { isApiError } from '../api/api-error.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { confirm } from '../cli/prompt.js';
 import { action } from '../cli/run-command.js';
+import { closestNames } from '../cli/suggest.js';
 
 async function readJsonFile(ctx: { cwd: string }, file: string): Promise<unknown> {
   const full = resolve(ctx.cwd, file);
   const text = await readFile(full, 'utf8').catch(() => {
-    throw new CliError('FILE_NOT_FOUND', `Cannot read ${full}.`, { exitCode: EXIT.usage });
+    throw new CliError('FILE_NOT_FOUND', `Cannot read ${full}.`, {
+      exitCode: EXIT.usage,
+      hint: 'Check the file name; it is relative to the folder you run cms in.',
+    });
   });
   try {
     return JSON.parse(text);
@@ -107,7 +111,17 @@ export function registerMiscCommands(program: Command): void {
       action(async (ctx, id, opts) => {
         const api = await ctx.api();
         const o = opts as { body?: string; param?: string[] };
-        const item = await api.actions.get(id as string);
+        const item = await api.actions.get(id as string).catch(async (error: unknown) => {
+          if (!isApiError(error) || error.code !== 'NOT_FOUND') throw error;
+          const near = closestNames(
+            id as string,
+            (await api.actions.list()).map((a) => String(a.id)),
+          );
+          throw new CliError('UNKNOWN_ACTION', `No action "${id}" in the catalog of this server.`, {
+            exitCode: EXIT.usage,
+            hint: `${near.length > 0 ? `Did you mean ${near.join(', ')}? ` : ''}\`cms action list\` shows the actions this key may call.`,
+          });
+        });
         const params = new Map(
           (o.param ?? []).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)] as const),
         );

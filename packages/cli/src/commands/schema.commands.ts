@@ -34,6 +34,10 @@ export function registerSchemaCommands(program: Command): void {
         const { changes, schemaHash, serverHash } = await plan(ctx);
         for (const change of changes) ctx.out.line(describeChange(change));
         if (changes.length === 0) ctx.out.log('The server schema matches the config.');
+        else
+          ctx.out.log(
+            `${changes.length} change(s) (+ added, - removed, ~ changed) between the config and the server: \`cms schema sync\` applies them.`,
+          );
         return {
           data: { changes, schemaHash, serverHash, inSync: changes.length === 0 },
           exitCode: changes.length ? EXIT.failure : EXIT.ok,
@@ -52,8 +56,10 @@ export function registerSchemaCommands(program: Command): void {
           ctx.out.log('The server schema matches the config: nothing to sync.');
           return { data: { synced: false, changes, schemaHash } };
         }
-        if ((opts as { dryRun?: boolean }).dryRun)
+        if ((opts as { dryRun?: boolean }).dryRun) {
+          ctx.out.log(`Dry run: ${changes.length} change(s) shown above, nothing was synced.`);
           return { data: { synced: false, dryRun: true, changes, schemaHash } };
+        }
         const removals = changes.filter((c) => c.change === 'removed').length;
         if (
           removals > 0 &&

@@ -86,7 +86,7 @@ export function registerSyncCommands(program: Command): void {
           );
         if (summary.conflict > 0)
           out.log(
-            'Conflicting documents were not overwritten: `cms pull` to see the server side, or `cms push --ours <path>` to overwrite it.',
+            'Nothing of the conflicting documents was overwritten. Keep the server side with `cms pull --theirs <path>`, or yours with `cms push --ours <path>`.',
           );
         const exitCode = summary.failed > 0 ? EXIT.failure : summary.conflict > 0 ? EXIT.conflict : EXIT.ok;
         return { data: report, exitCode };

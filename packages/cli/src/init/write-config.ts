@@ -12,7 +12,8 @@ function base(kind: FieldMetadata['kind'], spec: Partial<FieldMetadata> | ArrayI
     case 'reference':
       return `field.reference(${q(spec.reference?.targetType ?? '')})`;
     case 'object':
-      return `field.object(${fieldMap(spec.fields ?? {}, `${indent}  `)})`;
+      // The nested fields one level in from the field, the closing brace under the field.
+      return `field.object(${fieldMap(spec.fields ?? {}, indent)})`;
     case 'array': {
       const items = (spec as FieldMetadata).items;
       return `field.array(${items ? itemExpression(items, indent) : 'field.string()'})`;

@@ -4,7 +4,10 @@
  * so `date: 2024-01-01` stays a string and an unchanged value keeps the user's bytes.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isCollection, isMap, isPair, isScalar, type Node, parseDocument, stringify } from 'yaml';
+import { type Document, parseDocument } from 'yaml';
+import { patchYamlText } from './yaml-patch.js';
+import { type FieldShapes, renderMapping, rootShape } from './yaml-render.js';
+import { rerenderYaml } from './yaml-rerender.js';
 
 export interface SplitFile {
   bom: boolean;
@@ -88,62 +91,44 @@ export function normalizeBody(body: string): string {
   return body.replace(/\r\n/g, '\n');
 }
 
-const WRITE_OPTIONS = { lineWidth: 0, compat: 'yaml-1.1', version: '1.2' } as const;
-
 function toEol(text: string, eol: string): string {
   return eol === '\n' ? text : text.replace(/\r?\n/g, eol);
 }
 
-/** A date (`2024-01-01`) or an ISO 8601 date-time with a zone: a YAML 1.1 timestamp when plain. */
-const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
 /**
- * YAML text of a mapping, written for YAML 1.1 readers, except that values of date fields
- * (`dateKeys`) that are dates stay plain: `date: 2024-01-01`, as a person writes it and as site
- * generators that want a YAML timestamp (Astro's `z.date()`) read it. Read back with the 1.2 core
- * schema it is the same string, so the round trip is exact.
+ * Canonical YAML text for frontmatter, in the given key order, for YAML 1.1 readers; the dates of
+ * `date` fields (`fields`, at any depth) are written plain.
  */
-function stringifyMapping(value: Record<string, unknown>, dateKeys: ReadonlySet<string>): string {
-  const plain = new Map<string, string>();
-  const nonce = Math.random().toString(36).slice(2);
-  const shown: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (dateKeys.has(key) && typeof item === 'string' && PLAIN_DATE.test(item)) {
-      const token = `cmsdate${nonce}x${plain.size}`;
-      plain.set(token, item);
-      shown[key] = token;
-    } else shown[key] = item;
-  }
-  let text = stringify(shown, WRITE_OPTIONS as never);
-  for (const [token, date] of plain) text = text.replace(token, date);
-  return text;
-}
-
-/** Canonical YAML text for frontmatter, in the given key order; date fields' dates stay plain. */
-export function writeYaml(frontmatter: Record<string, unknown>, dateKeys: ReadonlySet<string> = new Set()): string {
-  if (Object.keys(frontmatter).length === 0) return '';
-  return stringifyMapping(frontmatter, dateKeys);
+export function writeYaml(frontmatter: Record<string, unknown>, fields?: FieldShapes): string {
+  return renderMapping(frontmatter, rootShape(fields));
 }
 
 /** A new file from the canonical writer: `---`, YAML in key order, `---`, the body. LF, no BOM. */
-export function renderNewFile(
-  frontmatter: Record<string, unknown>,
-  body: string,
-  dateKeys: ReadonlySet<string> = new Set(),
-): string {
-  return `---\n${writeYaml(frontmatter, dateKeys)}---\n${body}`;
+export function renderNewFile(frontmatter: Record<string, unknown>, body: string, fields?: FieldShapes): string {
+  return `---\n${writeYaml(frontmatter, fields)}---\n${body}`;
+}
+
+/** Whether YAML text reads back as exactly this frontmatter. */
+function readsAs(yaml: string, frontmatter: Record<string, unknown>): boolean {
+  try {
+    return isDeepStrictEqual(frontmatterOf({ ...splitFile(`---\n${yaml}---\n`) }), frontmatter);
+  } catch {
+    return false;
+  }
 }
 
 /**
- * The file text after the server's content is applied to an existing file: parts whose value did
- * not change keep their bytes; changed keys are set in place (quote style kept), new keys appended,
- * removed keys deleted, nothing reordered.
+ * The file text after the server's content is applied to an existing file. Unchanged frontmatter
+ * keeps its bytes; otherwise only what changed is edited, at any depth (yaml-patch.ts): quote
+ * styles, comments, key order, flow and block style and plain dates stay. Should that not be
+ * possible, the frontmatter is re-rendered (comments and order kept), and as a last resort written
+ * by the canonical writer; each result is checked to read back as `frontmatter`.
  */
 export function patchFile(
   split: SplitFile,
   frontmatter: Record<string, unknown>,
   body: string,
-  dateKeys: ReadonlySet<string> = new Set(),
+  fields?: FieldShapes,
 ): string {
   const bom = split.bom ? '\uFEFF' : '';
   const bodyText = normalizeBody(split.body) === body ? split.body : toEol(body, split.eol);
@@ -154,98 +139,29 @@ export function patchFile(
     current = {};
   }
   if (split.hasFrontmatter && isDeepStrictEqual(current, frontmatter)) return `${bom}${split.head}${bodyText}`;
-  if (!split.hasFrontmatter) {
-    if (Object.keys(frontmatter).length === 0) return `${bom}${bodyText}`;
-    return `${bom}${toEol(`---\n${writeYaml(frontmatter, dateKeys)}---\n`, split.eol)}${bodyText}`;
-  }
-  let doc: Document;
+  const head = (yaml: string) => `${bom}${toEol(`---\n${yaml}---\n`, split.eol)}${bodyText}`;
+  const empty = Object.keys(frontmatter).length === 0;
+  if (!split.hasFrontmatter) return empty ? `${bom}${bodyText}` : head(writeYaml(frontmatter, fields));
+  if (empty) return head('');
+  const yaml = split.yaml.replace(/\r\n/g, '\n');
+  let doc: Document | undefined;
   try {
     doc = parseYaml(split.yaml);
   } catch {
-    return `${bom}${toEol(`---\n${writeYaml(frontmatter, dateKeys)}---\n`, split.eol)}${bodyText}`;
+    doc = undefined;
   }
-  const spliced = spliceChanges(split.yaml.replace(/\r\n/g, '\n'), doc, current, frontmatter, dateKeys);
-  if (spliced !== undefined) return `${bom}${toEol(`---\n${spliced}---\n`, split.eol)}${bodyText}`;
-  if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as never;
-  for (const key of Object.keys(current)) {
-    if (!(key in frontmatter)) doc.delete(key);
-  }
-  for (const [key, value] of Object.entries(frontmatter)) {
-    if (key in current && isDeepStrictEqual(current[key], value)) continue;
-    const node = doc.get(key, true);
-    if (isScalar(node) && (value === null || typeof value !== 'object')) {
-      node.value = value;
-    } else {
-      const created = doc.createNode(value);
-      // A flow list stays a flow list: `tags: [a, b]` must not turn into a block sequence.
-      if (isCollection(node) && isCollection(created) && node.flow) created.flow = true;
-      doc.set(key, created);
+  if (doc) {
+    const shape = rootShape(fields);
+    const patched = patchYamlText(yaml, doc, current, frontmatter, shape);
+    if (patched !== undefined && readsAs(patched, frontmatter)) return head(patched);
+    let rerendered: string | undefined;
+    try {
+      rerendered = rerenderYaml(yaml, parseYaml(split.yaml), current, frontmatter, shape);
+    } catch {
+      // An alias whose anchor was replaced, and the like: the canonical writer below is always right.
+      rerendered = undefined;
     }
+    if (rerendered !== undefined && readsAs(rerendered, frontmatter)) return head(rerendered);
   }
-  const yaml = doc.toString(WRITE_OPTIONS as never);
-  // Blank lines the user left before the closing fence stay.
-  const trailing = /\n*$/.exec(split.yaml.replace(/\r\n/g, '\n'))?.[0] ?? '';
-  const rendered = Object.keys(frontmatter).length === 0 && yaml.trim() === '{}' ? '' : yaml;
-  const yamlText = rendered && trailing.length > 1 ? rendered.replace(/\n*$/, trailing) : rendered;
-  return `${bom}${toEol(`---\n${yamlText}---\n`, split.eol)}${bodyText}`;
-}
-
-const QUOTED = new Set(['QUOTE_SINGLE', 'QUOTE_DOUBLE']);
-
-/**
- * One value as it follows `key: ` on a single line, or undefined when it needs several lines. Written
- * for YAML 1.1 readers (`no` is quoted) unless `like` was quoted, whose style is kept; a date of a
- * date field stays plain.
- */
-function renderInline(value: unknown, like: Node | null, dateField: boolean): string | undefined {
-  const quoted = isScalar(like) && typeof value === 'string' && QUOTED.has(String(like.type));
-  if (dateField && !quoted && typeof value === 'string' && PLAIN_DATE.test(value)) return value;
-  const doc = new Document({ k: value }, WRITE_OPTIONS as never);
-  const node = doc.get('k', true) as Node | undefined;
-  if (quoted && isScalar(node) && isScalar(like)) node.type = like.type;
-  if (isCollection(node) && isCollection(like) && like.flow) node.flow = true;
-  const text = doc.toString(WRITE_OPTIONS as never);
-  if (!text.startsWith('k: ') || text.indexOf('\n') !== text.length - 1) return undefined;
-  return text.slice(3, -1);
-}
-
-/**
- * The YAML text with only the changed top-level values replaced in their source ranges and new keys
- * appended: every other byte (comments, spacing, flow-list style of untouched keys) stays. Undefined
- * when a change cannot be made that way (a removed key, a block value); the caller then re-renders.
- */
-function spliceChanges(
-  yaml: string,
-  doc: Document,
-  current: Record<string, unknown>,
-  next: Record<string, unknown>,
-  dateKeys: ReadonlySet<string>,
-): string | undefined {
-  if (!isMap(doc.contents)) return undefined;
-  if (Object.keys(current).some((key) => !(key in next))) return undefined;
-  const edits: Array<{ start: number; end: number; text: string }> = [];
-  for (const pair of doc.contents.items) {
-    if (!isPair(pair) || !isScalar(pair.key)) return undefined;
-    const key = String(pair.key.value);
-    if (!(key in next) || isDeepStrictEqual(current[key], next[key])) continue;
-    const node = pair.value as Node | null;
-    const range = node?.range;
-    const blockish =
-      !node || (isCollection(node) && !node.flow) || (isScalar(node) && String(node.type).startsWith('BLOCK'));
-    if (!range || blockish) return undefined;
-    const text = renderInline(next[key], node, dateKeys.has(key));
-    if (text === undefined || text.startsWith('|') || text.startsWith('>')) return undefined;
-    edits.push({ start: range[0], end: range[1], text });
-  }
-  let out = yaml;
-  for (const edit of edits.sort((a, b) => b.start - a.start))
-    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  const added = Object.keys(next).filter((key) => !(key in current));
-  if (added.length > 0) {
-    const addition = stringifyMapping(Object.fromEntries(added.map((key) => [key, next[key]])), dateKeys);
-    const content = out.replace(/\n*$/, '');
-    const trailing = out.slice(content.length);
-    out = `${content}${content ? '\n' : ''}${addition}${trailing.length > 1 ? trailing.slice(1) : ''}`;
-  }
-  return out;
+  return head(writeYaml(frontmatter, fields));
 }

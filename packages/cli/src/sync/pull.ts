@@ -16,7 +16,8 @@ import { patchFile, renderNewFile, splitFile } from './frontmatter.js';
 import type { ManifestEntry } from './manifest.js';
 import { writeFileAtomic } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
-import { countByStatus, loadSyncState, pathMatcher } from './sync-state.js';
+import { assertKnownPaths, countByStatus, loadSyncState, pathMatcher } from './sync-state.js';
+import { type FieldShape, rootShape, shapeOfItem, shapeOfKey } from './yaml-render.js';
 
 export interface PullOptions {
   dryRun?: boolean;
@@ -42,14 +43,26 @@ export interface PullReport {
   dryRun: boolean;
 }
 
-/** Frontmatter keys in schema order, then the rest in the server's order: the canonical writer's order. */
+/**
+ * Frontmatter keys in schema order, then the rest in the server's order, at any depth (the keys of
+ * object fields, also inside lists, follow their own fields): the canonical writer's order.
+ */
 export function orderedFrontmatter(
   type: SchemaType | undefined,
   frontmatter: Record<string, unknown>,
 ): Record<string, unknown> {
+  return inSchemaOrder(frontmatter, rootShape(type?.fields)) as Record<string, unknown>;
+}
+
+function inSchemaOrder(value: unknown, shape: FieldShape | undefined): unknown {
+  if (Array.isArray(value)) return value.map((item) => inSchemaOrder(item, shapeOfItem(shape)));
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
-  for (const key of Object.keys(type?.fields ?? {})) if (key in frontmatter) ordered[key] = frontmatter[key];
-  for (const [key, value] of Object.entries(frontmatter)) if (!(key in ordered)) ordered[key] = value;
+  const fields = shape?.kind === 'object' ? Object.keys(shape.fields ?? {}) : [];
+  for (const key of [...fields, ...Object.keys(object)]) {
+    if (key in object && !(key in ordered)) ordered[key] = inSchemaOrder(object[key], shapeOfKey(shape, key));
+  }
   return ordered;
 }
 
@@ -78,13 +91,10 @@ export async function remoteText(
 ): Promise<string> {
   const fm = orderedFrontmatter(type, remote.doc.frontmatter ?? {});
   const body = remote.doc.body ?? '';
-  const dateKeys = new Set(
-    Object.entries(type?.fields ?? {}).flatMap(([name, f]) => (f.kind === 'date' ? [name] : [])),
-  );
   if (existingFile && existsSync(join(root, existingFile))) {
-    return patchFile(splitFile(await readFile(join(root, existingFile), 'utf8')), fm, body, dateKeys);
+    return patchFile(splitFile(await readFile(join(root, existingFile), 'utf8')), fm, body, type?.fields);
   }
-  return renderNewFile(fm, body, dateKeys);
+  return renderNewFile(fm, body, type?.fields);
 }
 
 export async function pull(ctx: Context, options: PullOptions): Promise<PullReport> {
@@ -94,6 +104,7 @@ export async function pull(ctx: Context, options: PullOptions): Promise<PullRepo
     ...(options.type ? { typeFilter: options.type } : {}),
   });
   const { root, manifest, items } = state;
+  assertKnownPaths('--theirs', options.theirs, items);
   const theirs = pathMatcher(options.theirs);
   const report: PullReport = {
     applied: [],

@@ -1,25 +1,18 @@
-/**
- * `cms push`: sends local changes. Unchanged files (equal hash) cost no request; updates carry the
- * manifest's draftRevision, and a stale one stops that document only (reported as a conflict, exit 5);
- * deletions remove only documents the manifest tracks, after a confirmation, and a document changed on
- * the server since the last sync is never deleted.
- */
-import { join } from 'node:path';
 import type { BatchOperation } from '@cms/core';
 import { ApiError, isApiError } from '../api/api-error.js';
 import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
 import { mapLimit } from '../api/limiter.js';
 import type { Context } from '../cli/context.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
-import { onInterrupt } from '../cli/interrupt.js';
+import { onInterrupt, setInterruptDetails } from '../cli/interrupt.js';
 import { confirm } from '../cli/prompt.js';
 import type { SyncItem } from './classify.js';
 import { DEFAULT_LOCALE } from './file-naming.js';
 import type { LocalFile } from './local-files.js';
-import { writeFileAtomic } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
-import { entryOf, orderedFrontmatter, remoteText } from './pull.js';
-import { countByStatus, loadSyncState, pathMatcher, remoteEntry, type SyncState } from './sync-state.js';
+import { orderedFrontmatter } from './pull.js';
+import { groupIdFor, type PushResult, pushOne, reconcile, recordFailure } from './push-document.js';
+import { assertKnownPaths, countByStatus, loadSyncState, pathMatcher, type SyncState } from './sync-state.js';
 
 export interface PushOptions {
   dryRun?: boolean;
@@ -28,15 +21,7 @@ export interface PushOptions {
   type?: string[];
 }
 
-export interface PushResult {
-  file: string;
-  status: string;
-  outcome: 'created' | 'updated' | 'deleted' | 'skipped' | 'conflict' | 'failed' | 'planned';
-  id?: string;
-  code?: string;
-  message?: string;
-  previousFile?: string;
-}
+export type { PushResult };
 
 export interface PushReport {
   results: PushResult[];
@@ -53,51 +38,10 @@ const PUSHABLE = new Set([
   'changed-both',
   'deleted-remote',
 ]);
-
-function groupIdFor(state: SyncState, file: LocalFile): string | undefined {
-  for (const entry of Object.values(state.manifest.documents)) {
-    if (
-      entry.type === file.key.type &&
-      entry.path === file.key.path &&
-      entry.locale !== file.key.locale &&
-      entry.translationGroupId
-    ) {
-      return entry.translationGroupId;
-    }
-  }
-  return undefined;
-}
-
-/** After a write, the server may have added defaults: bring them into the file so both sides agree. */
-async function reconcile(state: SyncState, file: LocalFile, doc: RemoteDocument): Promise<void> {
-  const type = state.typeByName.get(doc.type);
-  const remote = remoteEntry(type ?? { name: doc.type, directory: '', localized: false, fields: {} }, doc);
-  if (remote.hash !== file.hash && type) {
-    await writeFileAtomic(join(state.root, file.diskName), await remoteText(state.root, file.diskName, remote, type));
-  }
-  state.manifest.documents[doc.documentId] = { ...entryOf(remote), file: file.file };
-}
-
-async function createDoc(api: CmsApi, state: SyncState, file: LocalFile): Promise<RemoteDocument> {
-  const type = state.typeByName.get(file.key.type);
-  const groupId = groupIdFor(state, file);
-  return api.content.create(
-    {
-      type: file.key.type,
-      path: file.key.path,
-      ...(file.key.locale !== DEFAULT_LOCALE ? { locale: file.key.locale } : {}),
-      format: file.key.format,
-      frontmatter: orderedFrontmatter(type, file.frontmatter),
-      body: file.body,
-      ...(groupId ? { translationGroupId: groupId } : {}),
-    },
-    await state.schemaHash(),
-  );
-}
-
 export async function push(ctx: Context, options: PushOptions): Promise<PushReport> {
   const state = await loadSyncState(ctx, { remote: false, ...(options.type ? { typeFilter: options.type } : {}) });
   const { manifest } = state;
+  assertKnownPaths('--ours', options.ours, state.items);
   const ours = pathMatcher(options.ours);
   const items = state.items.filter((i) => PUSHABLE.has(i.status));
   const report: PushReport = {
@@ -160,6 +104,11 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
       }),
     ]);
     clearTimeout(timer);
+    const s = report.summary;
+    ctx.out.log(
+      `Interrupted: ${report.results.length} of ${items.length} document(s) done (created ${s.created}, updated ${s.updated}, deleted ${s.deleted}, conflicts ${s.conflict}, failed ${s.failed}), recorded in the manifest. Run \`cms push\` again to send the rest.`,
+    );
+    setInterruptDetails({ summary: report.summary, results: report.results, total: items.length });
   });
   const stop = () => interrupted;
   const writer = new ManifestWriter(state.manifestFile, manifest);
@@ -347,118 +296,4 @@ function batchOperation(state: SyncState, item: SyncItem, ours: boolean): BatchO
     };
   }
   return undefined;
-}
-
-/**
- * Records a document that could not be pushed. A stale revision whose server draft already holds
- * exactly this file (a push interrupted after the server wrote it) is no conflict: the manifest
- * takes the server's revision and nothing is sent.
- */
-async function recordFailure(
-  state: SyncState,
-  item: SyncItem,
-  error: unknown,
-  record: (r: PushResult) => void,
-  writer: ManifestWriter,
-): Promise<void> {
-  const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
-  if (error instanceof CliError && error.code === 'SERVER_UNREACHABLE') throw error;
-  if (!isApiError(error)) {
-    record({ ...base, outcome: 'failed', code: 'INTERNAL', message: (error as Error).message });
-    return;
-  }
-  if (error.code === 'CONFLICT' && item.local && item.entry && item.status !== 'deleted-local') {
-    const current = await state.api.content.get(item.entry.id).catch(() => undefined);
-    const type = state.typeByName.get(item.entry.type);
-    if (current && type && remoteEntry(type, current).hash === item.local.hash) {
-      await reconcile(state, item.local, current);
-      writer.changed();
-      record({
-        ...base,
-        outcome: 'skipped',
-        message: `already on the server (revision ${current.draftRevision}); recorded in the manifest`,
-      });
-      return;
-    }
-  }
-  record({
-    ...base,
-    outcome: error.code === 'CONFLICT' ? 'conflict' : 'failed',
-    code: error.code,
-    message: error.message,
-  });
-}
-
-async function pushOne(
-  state: SyncState,
-  item: SyncItem,
-  flags: { deletionsAllowed: boolean; ours: boolean },
-  record: (r: PushResult) => void,
-  writer: ManifestWriter,
-): Promise<void> {
-  const { api, manifest } = state;
-  const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
-  if (item.status === 'deleted-remote') {
-    record({ ...base, outcome: 'conflict', code: 'DELETED_REMOTELY', message: 'deleted on the server: run cms pull' });
-    return;
-  }
-  if (item.status === 'new-local' && item.local) {
-    const doc = await createDoc(api, state, item.local);
-    await reconcile(state, item.local, doc);
-    writer.changed();
-    record({ ...base, id: doc.documentId, outcome: 'created' });
-    return;
-  }
-  if ((item.status === 'changed-local' || item.status === 'changed-both') && item.local && item.entry) {
-    let revision = item.entry.draftRevision;
-    if (flags.ours) revision = (await api.content.get(item.entry.id)).draftRevision;
-    const type = state.typeByName.get(item.entry.type);
-    const doc = await api.content.update(
-      item.entry.id,
-      { frontmatter: orderedFrontmatter(type, item.local.frontmatter), body: item.local.body, draftRevision: revision },
-      await state.schemaHash(),
-    );
-    await reconcile(state, item.local, doc);
-    writer.changed();
-    record({ ...base, outcome: 'updated' });
-    return;
-  }
-  if (item.status === 'deleted-local' || item.status === 'moved-local') {
-    const entry = item.entry;
-    if (!entry) return;
-    if (item.status === 'moved-local' && item.local) {
-      // The API has no path change: the moved file becomes a new document, the old one is deleted.
-      const doc = await createDoc(api, state, item.local);
-      await reconcile(state, item.local, doc);
-      writer.changed();
-      record({
-        ...base,
-        id: doc.documentId,
-        outcome: 'created',
-        ...(item.previousFile ? { previousFile: item.previousFile } : {}),
-      });
-    } else if (!flags.deletionsAllowed) {
-      record({ ...base, outcome: 'skipped', message: 'deletion declined' });
-      return;
-    }
-    const current = await api.content.get(entry.id).catch((error) => {
-      if (isApiError(error) && error.status === 404) return undefined;
-      throw error;
-    });
-    if (current && current.draftRevision !== entry.draftRevision && !flags.ours) {
-      record({
-        ...base,
-        outcome: 'conflict',
-        code: 'CONFLICT',
-        message: `changed on the server since the last sync (revision ${entry.draftRevision} → ${current.draftRevision}); not deleted`,
-      });
-      return;
-    }
-    if (current) await api.content.delete(entry.id);
-    delete manifest.documents[entry.id];
-    writer.changed();
-    if (item.status === 'deleted-local') record({ ...base, outcome: 'deleted' });
-    return;
-  }
-  record({ ...base, outcome: 'skipped' });
 }

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, EXIT } from '../cli/exit-codes.js';
+import { closestNames } from '../cli/suggest.js';
 import type { ManifestEntry } from './manifest.js';
 import { toRootRelative } from './paths.js';
 
@@ -47,19 +48,24 @@ export function selectDocuments(
       hints.add('Run `cms push` first so the file has a document, then publish it.');
       continue;
     }
-    // Close names: the same last segment in a file name or a path (a typo of the folder, a missing prefix).
+    // Close names: the same last segment in a file name or a path (a typo of the folder, a missing
+    // prefix), else a file or server path a typo or two away.
     const last = serverPath.split('/').pop() ?? serverPath;
-    const near = documents
-      .filter((e) => {
-        const base = (e.file.split('/').pop() ?? '').split('.')[0] ?? '';
-        return base === last || e.path.endsWith(`/${serverPath}`) || serverPath.endsWith(`/${e.path}`);
-      })
-      .slice(0, 3);
+    const sameName = documents.filter((e) => {
+      const base = (e.file.split('/').pop() ?? '').split('.')[0] ?? '';
+      return base === last || e.path.endsWith(`/${serverPath}`) || serverPath.endsWith(`/${e.path}`);
+    });
+    const near =
+      sameName.length > 0
+        ? sameName.slice(0, 3).map((e) => `${e.file} (path ${e.path})`)
+        : closestNames(arg.includes('/') || arg.includes('.') ? file : serverPath, [
+            ...documents.map((e) => (arg.includes('/') || arg.includes('.') ? e.file : e.path)),
+          ]);
     problems.push(`"${arg}" is neither a tracked file or folder nor the server path of a tracked document`);
     hints.add(
       'Pass a file (content/posts/hello.md), a folder, or a server path (hello, or post:hello); `cms status` lists what is tracked.',
     );
-    if (near.length > 0) hints.add(`Did you mean ${near.map((e) => `${e.file} (path ${e.path})`).join(', ')}?`);
+    if (near.length > 0) hints.add(`Did you mean ${near.join(', ')}?`);
   }
   if (problems.length > 0) {
     throw new CliError('NOT_TRACKED', `Cannot publish: ${problems.join('; ')}.`, {

@@ -7,6 +7,7 @@ import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
 import { mapLimit } from '../api/limiter.js';
 import type { Context } from '../cli/context.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
+import { closestNames } from '../cli/suggest.js';
 import { classify, type RemoteEntry, type SyncItem } from './classify.js';
 import { contentHash } from './content-hash.js';
 import { fileNameOf, parseFileName } from './file-naming.js';
@@ -128,5 +129,37 @@ export function pathMatcher(paths: string[] | boolean | undefined): (file: strin
   if (paths === undefined || paths === false) return () => false;
   if (paths === true || paths.length === 0) return () => true;
   const wanted = paths.map((p) => p.normalize('NFC').replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, ''));
-  return (file) => wanted.some((p) => file === p || file.startsWith(`${p}/`));
+  // '' is the content root itself (`--theirs .`): every file.
+  return (file) => wanted.some((p) => p === '' || file === p || file.startsWith(`${p}/`));
+}
+
+/**
+ * Each path given to --theirs/--ours must name a document file or a folder of them (tracked, here
+ * or on the server): a typo would otherwise resolve nothing and leave the conflict as it was.
+ */
+export function assertKnownPaths(
+  flag: '--theirs' | '--ours',
+  paths: string[] | boolean | undefined,
+  items: readonly SyncItem[],
+): void {
+  if (!Array.isArray(paths) || paths.length === 0) return;
+  const files = new Set(items.flatMap((i) => (i.previousFile ? [i.file, i.previousFile] : [i.file])));
+  const unknown = paths.filter((path) => ![...files].some(pathMatcher([path])));
+  if (unknown.length === 0) return;
+  const folders = [...files].flatMap((file) =>
+    file
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  );
+  const near = unknown.flatMap((path) => closestNames(path, [...files, ...folders]));
+  throw new CliError(
+    'UNKNOWN_PATH',
+    `${flag} ${unknown.join(' ')}: no document file is at ${unknown.length === 1 ? 'this path' : 'these paths'} or under ${unknown.length === 1 ? 'it' : 'them'}.`,
+    {
+      exitCode: EXIT.usage,
+      hint: `${near.length > 0 ? `Did you mean ${near.join(', ')}? ` : ''}Paths are files or folders relative to this folder; \`cms status\` lists the documents.`,
+      details: { flag, paths: unknown },
+    },
+  );
 }

@@ -1,16 +1,8 @@
 /**
  * The other commands through the built binary: a TypeScript config with the DSL, a bad config, a
- * server that is down, no key, whoami, env, action, media, migrate, login/logout.
+ * server that is down, no key, whoami, env, action, media, migrate (login: login.e2e.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  asSession,
-  createUser,
-  login,
-  PASSWORD,
-  sessionOf,
-  uniqueEmail,
-} from '../../../server/test/identity/identity-helpers.js';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
 import { buildCli, createWorkspace, type Workspace } from '../support/cli-harness.js';
 
@@ -118,11 +110,77 @@ describe('settings and failures', () => {
     const run = await ws.run(['pull', '--bogus', '--json']);
     expect(run.code).toBe(2);
     expect(run.json.error.code).toBe('USAGE');
+    // Said once, with the help of the command that failed.
+    const text = await ws.run(['pull', '--frce']);
+    expect(text.code).toBe(2);
+    expect(text.stderr.match(/unknown option/g)).toHaveLength(1);
+    expect(text.stderr).toContain("error: unknown option '--frce' (Did you mean --force?)");
+    expect(text.stderr).toContain('hint: Run `cms pull --help` to see its options and arguments.');
+    const unknown = await ws.run(['pul']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Did you mean pull?');
+    expect(unknown.stderr).toContain('`cms --help` to see its commands');
+    // No command at all: the help, and exit 2; `cms help <command>` is help, exit 0.
+    const bare = await ws.run([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('Usage: cms [options] [command]');
+    expect((await ws.run(['schema', '--json'])).json.error.message).toContain('cms schema: which command?');
+    const helpOf = await ws.run(['help', 'push']);
+    expect(helpOf.code).toBe(0);
+    expect(helpOf.stdout).toContain('Usage: cms push');
     expect((await ws.run(['--help'])).code).toBe(0);
     for (const command of ['pull', 'push', 'status', 'publish', 'login', 'logout', 'whoami', 'init', 'migrate']) {
       const help = await ws.run([command, '--help']);
       expect(help.code, command).toBe(0);
       expect(help.stdout).toContain(`Usage: cms ${command}`);
+    }
+  });
+});
+
+describe('one JSON document, and settings checked before they are used', () => {
+  it('--json with --help or --version prints one JSON document', async () => {
+    const help = await ws.run(['push', '--help', '--json']);
+    expect(help.code).toBe(0);
+    expect(help.json.data.help).toContain('Usage: cms push');
+    const version = await ws.run(['--version', '--json']);
+    expect(version.code).toBe(0);
+    expect(version.json).toEqual({ ok: true, exitCode: 0, data: { version: expect.stringMatching(/^\d+\.\d+\.\d+/) } });
+  });
+
+  it('a --concurrency or CMS_CONCURRENCY that is not 1 to 64 is a usage error', async () => {
+    const flag = await ws.run(['status', '--concurrency', 'abc', '--json']);
+    expect(flag.code).toBe(2);
+    expect(flag.json.error.message).toContain('--concurrency must be a whole number from 1 to 64');
+    const variable = await ws.run(['status', '--json'], { env: { CMS_CONCURRENCY: '0' } });
+    expect(variable.code).toBe(2);
+    expect(variable.json.error.message).toContain('CMS_CONCURRENCY');
+  });
+
+  it('a server address without http:// is a usage error, not "cannot reach"', async () => {
+    const run = await ws.run(['status', '--json'], { env: { CMS_SERVER_URL: server.url.replace(/^http:\/\//, '') } });
+    expect(run.code).toBe(2);
+    expect(run.json.error.message).toContain('(from CMS_SERVER_URL) is not an http:// or https:// address');
+  });
+
+  it('an address that answers with a web page instead of the API says so', async () => {
+    const { createServer } = await import('node:http');
+    const page = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<!doctype html><title>Studio</title>');
+    });
+    await new Promise<void>((done) => page.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(page.address() as import('node:net').AddressInfo).port}/studio`;
+    try {
+      for (const command of ['whoami', 'status']) {
+        const run = await ws.run([command, '--json'], { env: { CMS_SERVER_URL: url } });
+        expect(run.code, command).toBe(1);
+        expect(run.json.error, command).toMatchObject({
+          code: 'NOT_THE_API',
+          hint: expect.stringContaining('/studio'),
+        });
+      }
+    } finally {
+      await new Promise((done) => page.close(done));
     }
   });
 });
@@ -152,6 +210,7 @@ describe('server commands', () => {
     ).toBe(200);
     const conflict = await ws.run(['env', 'promote', 'production', 'staging', '--dry-run', '--json']);
     expect(conflict.code, JSON.stringify(conflict.json)).toBe(5);
+    expect(conflict.stderr).toContain('`cms schema sync --environment staging`');
     expect((await ws.run(['schema', 'sync', '--environment', 'staging', '--json'])).code).toBe(0);
     const clone = await ws.run(['env', 'clone', 'production', 'preview', '--json']);
     expect(clone.code, clone.stderr).toBe(0);
@@ -172,6 +231,12 @@ describe('server commands', () => {
     const run = await ws.run(['action', 'run', 'me.get', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.data.principalType).toBe('apiKey');
+    const typo = await ws.run(['action', 'run', 'me.gt', '--json']);
+    expect(typo.code).toBe(2);
+    expect(typo.json.error).toMatchObject({
+      code: 'UNKNOWN_ACTION',
+      hint: expect.stringContaining('Did you mean me.get?'),
+    });
   });
 
   it('media upload sends each file', async () => {
@@ -200,98 +265,5 @@ describe('server commands', () => {
     const applied = await ws.run(['migrate', 'rename.json', '--yes', '--json']);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.json.data.result).toMatchObject({ applied: true, changed: 1 });
-  });
-});
-
-describe('login', () => {
-  it('device flow through the loopback callback, key stored 0600, whoami with it, logout revokes it', async () => {
-    const email = uniqueEmail('cli');
-    await createUser(server, { email, role: 'admin' });
-    const session = sessionOf(await login(server.url, email, PASSWORD));
-    const env = { CMS_API_KEY: '', CMS_PROJECT: 'default', CMS_ENVIRONMENT: 'production' };
-    const { spawn } = await import('node:child_process');
-    const { BIN } = await import('../support/cli-harness.js');
-    const child = spawn(process.execPath, [BIN, 'login', '--no-browser', '--json'], {
-      cwd: ws.dir,
-      env: { ...ws.env, ...env },
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    const authorizeUrl = await new Promise<string>((done) => {
-      child.stderr.on('data', (d) => {
-        stderr += d;
-        const match = stderr.match(/(\S+\/studio\/cli\/authorize\?challenge=(\S+))/);
-        if (match?.[1]) done(match[1]);
-      });
-    });
-    const challengeId = new URL(authorizeUrl).searchParams.get('challenge') as string;
-    const shown = await asSession(server.url, session, 'GET', `/api/v1/auth/cli/challenges/${challengeId}`, {
-      project: null,
-      environment: null,
-    });
-    expect(shown.status, shown.text).toBe(200);
-    const approved = await asSession(server.url, session, 'POST', '/api/v1/auth/cli/authorize', {
-      body: { challengeId },
-      project: null,
-      environment: null,
-    });
-    expect(approved.status, approved.text).toBe(200);
-    // What the authorize page does: send the browser to the loopback address with the code.
-    const callback = await fetch(
-      `${shown.body.data.callbackUrl}?challengeId=${challengeId}&code=${approved.body.data.code}`,
-    );
-    expect(callback.status).toBe(200);
-    const code = await new Promise<number>((done) => child.on('close', (c) => done(c ?? 1)));
-    expect(code, stderr).toBe(0);
-    expect(JSON.parse(stdout).data).toMatchObject({ signedIn: true, store: 'file' });
-    expect(stderr).toMatch(/No OS keychain/);
-    const { stat } = await import('node:fs/promises');
-    expect((await stat(`${ws.dir}/.config-home/cms/credentials.json`)).mode & 0o777).toBe(0o600);
-
-    const who = await ws.run(['whoami', '--json'], { env });
-    expect(who.code, who.stderr).toBe(0);
-    expect(who.json.data.sources.apiKey).toBe('credentials file');
-    expect(who.json.data.principal.principalType).toBe('apiKey');
-
-    const { readFile } = await import('node:fs/promises');
-    const stored = Object.values(JSON.parse(await readFile(`${ws.dir}/.config-home/cms/credentials.json`, 'utf8')))[0];
-    const cliKey = (stored as { apiKey: string }).apiKey;
-    expect(cliKey).toMatch(/^cms_key_cli_/);
-
-    const out = await ws.run(['logout', '--json'], { env });
-    expect(out.code, out.stderr).toBe(0);
-    expect(out.json.data).toEqual({ signedOut: true, revoked: true });
-    expect((await ws.run(['whoami', '--json'], { env })).code).toBe(4);
-    const refused = await server.request('GET', '/api/v1/me', { key: cliKey });
-    expect(refused.status).toBe(401);
-    expect(refused.body.error.code).toBe('UNAUTHORIZED');
-    expect((await server.request('GET', '/api/v1/me')).status).toBe(200);
-  });
-
-  it('logout with the server down forgets the key here and says it stays valid on the server', async () => {
-    const { mkdir, writeFile, readFile } = await import('node:fs/promises');
-    const file = `${ws.dir}/.config-home/cms/credentials.json`;
-    await mkdir(`${ws.dir}/.config-home/cms`, { recursive: true });
-    const down = 'http://127.0.0.1:9';
-    const account = `${down}|default|production`;
-    await writeFile(file, JSON.stringify({ [account]: { apiKey: 'cms_key_cli_offline', store: 'file' } }), {
-      mode: 0o600,
-    });
-    const env = { CMS_API_KEY: '', CMS_SERVER_URL: down, CMS_PROJECT: 'default', CMS_ENVIRONMENT: 'production' };
-    const out = await ws.run(['logout', '--json'], { env });
-    expect(out.code, out.stderr).toBe(0);
-    expect(out.json.data).toMatchObject({ signedOut: true, revoked: false });
-    expect(out.json.data.reason).toMatch(/Cannot reach the server/);
-    expect(out.stderr).toMatch(/stays valid until it expires or an admin revokes it/);
-    expect(JSON.parse(await readFile(file, 'utf8'))[account]).toBeUndefined();
-  });
-
-  it('a bad pasted code is refused with exit 4', async () => {
-    const run = await ws.run(['login', '--no-browser', '--code', 'AAAA-BBBB', '--json'], {
-      env: { CMS_API_KEY: '', CMS_PROJECT: 'default', CMS_ENVIRONMENT: 'production' },
-    });
-    expect(run.code).toBe(4);
-    expect(run.json.error.code).toBe('LOGIN_FAILED');
   });
 });

@@ -122,7 +122,14 @@ describe('cms push in batches', () => {
     } finally {
       await proxy.close();
     }
-    expect(JSON.parse(stdout)).toMatchObject({ ok: false, exitCode: 130, error: { code: 'INTERRUPTED' } });
+    expect(JSON.parse(stdout)).toMatchObject({
+      ok: false,
+      exitCode: 130,
+      error: { code: 'INTERRUPTED', details: { total: 6, summary: { updated: 4 } } },
+    });
+    // What was done, and what to do next, on stderr.
+    expect(stderr).toContain('Interrupted: 4 of 6 document(s) done (created 0, updated 4');
+    expect(stderr).toContain('Run `cms push` again to send the rest.');
     expect(proxy.batches()).toBe(2);
 
     // The manifest holds exactly what the server took: the two batches (4 files) at revision 2.

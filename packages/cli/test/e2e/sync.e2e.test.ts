@@ -59,6 +59,13 @@ describe('cms against a live server', () => {
     const diff = await ws.run(['schema', 'diff', '--json']);
     expect(diff.code).toBe(1);
     expect(diff.json.data.changes.map((c: any) => `${c.change} ${c.type}`)).toEqual(['added post', 'added page']);
+    const text = await ws.run(['schema', 'diff']);
+    expect(text.stdout).toBe('+ type post\n+ type page\n');
+    expect(text.stderr).toContain('2 change(s) (+ added, - removed, ~ changed)');
+    expect(text.stderr).toContain('`cms schema sync` applies them');
+    const dry = await ws.run(['schema', 'sync', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toContain('Dry run: 2 change(s) shown above, nothing was synced.');
     const sync = await ws.run(['schema', 'sync', '--json']);
     expect(sync.code).toBe(0);
     expect(sync.json.data).toMatchObject({ synced: true, typesCount: 2 });
@@ -128,7 +135,7 @@ describe('cms against a live server', () => {
     const pull = await ws.run(['pull', '--json']);
     expect(pull.code).toBe(0);
     expect(await ws.read('content/posts/hello.en.md')).toBe(
-      "---\n# The post's title\ntitle: 'Hello, world' # shown in lists\ndate: 2024-01-01\ntags: [ one, two, three ]\ndraft: false\nmood: \"no\"\n---\n# Hello\n\nSome *markdown* with `code`.\n",
+      "---\n# The post's title\ntitle: 'Hello, world' # shown in lists\ndate: 2024-01-01\ntags: [ one,two,three ]\ndraft: false\nmood: \"no\"\n---\n# Hello\n\nSome *markdown* with `code`.\n",
     );
     expect((await manifest()).documents[id].draftRevision).toBe(2);
   });
@@ -173,7 +180,18 @@ describe('cms against a live server', () => {
 
     const push = await ws.run(['push', '--json']);
     expect(push.code).toBe(5);
-    expect(push.json.data.results).toMatchObject([{ file, outcome: 'conflict', code: 'CONFLICT' }]);
+    expect(push.json.data.results).toMatchObject([
+      {
+        file,
+        outcome: 'conflict',
+        code: 'CONFLICT',
+        message: 'changed on the server since the last sync (server revision 2, last synced 1); not overwritten',
+      },
+    ]);
+    const text = await ws.run(['push']);
+    expect(text.stderr).toContain(
+      'Keep the server side with `cms pull --theirs <path>`, or yours with `cms push --ours <path>`.',
+    );
     const doc = await server.request('GET', `/api/v1/content/${id}?draft=true`);
     expect(doc.body.data.frontmatter.title).toBe('Version (server)');
   });
@@ -198,6 +216,46 @@ describe('cms against a live server', () => {
     expect(await ws.read(file)).toBe(
       '---\ntitle: Contact (server)\n\n---\n<Form fields={{ a: 1 }} />\n\nno final newline',
     );
+  });
+
+  it('--theirs or --ours naming no document file is a usage error that suggests the close name', async () => {
+    const pull = await ws.run(['pull', '--theirs', 'content/pages/contct.mdx', '--json']);
+    expect(pull.code).toBe(2);
+    expect(pull.json.error).toMatchObject({
+      code: 'UNKNOWN_PATH',
+      hint: expect.stringContaining('content/pages/contact.mdx'),
+    });
+    const push = await ws.run(['push', '--ours', 'content/postz', '--json']);
+    expect(push.code).toBe(2);
+    expect(push.json.error.hint).toContain('Did you mean content/posts?');
+  });
+
+  it('a local edit of a document deleted on the server: push calls it a conflict, --ours creates it again', async () => {
+    const file = 'content/pages/gone.md';
+    await ws.write(file, '---\ntitle: Gone\n---\nfirst\n');
+    expect((await ws.run(['push', '--json'])).code).toBe(0);
+    const id = await idOf(file);
+    expect((await server.request('DELETE', `/api/v1/content/${id}`)).status).toBe(200);
+    await ws.write(file, '---\ntitle: Gone\n---\nedited here\n');
+    const push = await ws.run(['push', '--json']);
+    expect(push.code).toBe(5);
+    expect(push.json.data.results).toMatchObject([
+      {
+        file,
+        outcome: 'conflict',
+        code: 'DELETED_REMOTELY',
+        message: expect.stringContaining('deleted on the server'),
+      },
+    ]);
+    const ours = await ws.run(['push', '--ours', file, '--json']);
+    expect(ours.code, ours.stderr).toBe(0);
+    expect(ours.json.data.results).toMatchObject([{ file, outcome: 'created' }]);
+    const again = await idOf(file);
+    expect(again).not.toBe(id);
+    expect((await server.request('GET', `/api/v1/content/${again}?draft=true`)).body.data.body).toBe('edited here\n');
+    expect((await ws.run(['status', '--json'])).code).toBe(0);
+    await (await import('node:fs/promises')).rm(`${ws.dir}/${file}`);
+    expect((await ws.run(['push', '--force', '--json'])).json.data.summary.deleted).toBe(1);
   });
 
   it('a document deleted on the server: pull asks, --yes deletes the file', async () => {
@@ -252,6 +310,37 @@ describe('cms against a live server', () => {
     expect(publish.json.data.results).toMatchObject([{ outcome: 'published', version: 1 }]);
     const untracked = await ws.run(['publish', 'content/nope.md', '--json']);
     expect(untracked.code).toBe(2);
+    const typo = await ws.run(['publish', 'helo', '--json']);
+    expect(typo.code).toBe(2);
+    expect(typo.json.error.hint).toContain('Did you mean hello?');
+  });
+
+  it('publish refuses a file edited since the last sync: its edit is not on the server', async () => {
+    const file = 'content/posts/hello.en.md';
+    const synced = await ws.read(file);
+    const published = async () =>
+      (await server.request('GET', `/api/v1/content/${await idOf(file)}?draft=true`)).body.data.publishedVersion;
+    const before = await published();
+    await ws.write(file, synced.replace('# Hello', '# Hello again'));
+    const refused = await ws.run(['publish', file, '--json']);
+    expect(refused.code).toBe(1);
+    expect(refused.json.data.results).toMatchObject([{ file, outcome: 'failed', code: 'NOT_PUSHED' }]);
+    const text = await ws.run(['publish', file]);
+    expect(text.stderr).toContain('Run `cms push`, then publish again');
+    expect(await published()).toBe(before);
+    await ws.write(file, synced);
+  });
+
+  it('a file the server refuses is reported with every invalid field, not only the first', async () => {
+    const file = 'content/posts/invalid.en.md';
+    await ws.write(file, '---\ndate: 2024-05-01\ndraft: nope\n---\nNo title\n');
+    const push = await ws.run(['push', '--json']);
+    expect(push.code).toBe(1);
+    const [result] = push.json.data.results;
+    expect(result).toMatchObject({ file, outcome: 'failed', code: 'INVALID_INPUT' });
+    expect(result.message).toContain('draft: must be true or false, got the string "nope"');
+    expect(result.message).toContain('title: is required');
+    await (await import('node:fs/promises')).rm(`${ws.dir}/${file}`);
   });
 
   it('a bad frontmatter file is named with its line, and nothing is sent', async () => {

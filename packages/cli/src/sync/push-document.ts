@@ -1,0 +1,213 @@
+/**
+ * One document of `cms push` at a time: create, update (with the manifest's revision, or the
+ * server's with --ours), delete; bringing the server's answer (its defaults) into the file; and
+ * recording what could not be pushed as a conflict or a failure.
+ */
+
+import { join } from 'node:path';
+import { isApiError } from '../api/api-error.js';
+import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
+import { CliError } from '../cli/exit-codes.js';
+import type { SyncItem } from './classify.js';
+import { DEFAULT_LOCALE } from './file-naming.js';
+import type { LocalFile } from './local-files.js';
+import { writeFileAtomic } from './manifest.js';
+import type { ManifestWriter } from './manifest-writer.js';
+import { entryOf, orderedFrontmatter, remoteText } from './pull.js';
+import { remoteEntry, type SyncState } from './sync-state.js';
+
+export interface PushResult {
+  file: string;
+  status: string;
+  outcome: 'created' | 'updated' | 'deleted' | 'skipped' | 'conflict' | 'failed' | 'planned';
+  id?: string;
+  code?: string;
+  message?: string;
+  previousFile?: string;
+}
+
+export function groupIdFor(state: SyncState, file: LocalFile): string | undefined {
+  for (const entry of Object.values(state.manifest.documents)) {
+    if (
+      entry.type === file.key.type &&
+      entry.path === file.key.path &&
+      entry.locale !== file.key.locale &&
+      entry.translationGroupId
+    ) {
+      return entry.translationGroupId;
+    }
+  }
+  return undefined;
+}
+
+/** After a write, the server may have added defaults: bring them into the file so both sides agree. */
+export async function reconcile(state: SyncState, file: LocalFile, doc: RemoteDocument): Promise<void> {
+  const type = state.typeByName.get(doc.type);
+  const remote = remoteEntry(type ?? { name: doc.type, directory: '', localized: false, fields: {} }, doc);
+  if (remote.hash !== file.hash && type) {
+    await writeFileAtomic(join(state.root, file.diskName), await remoteText(state.root, file.diskName, remote, type));
+  }
+  state.manifest.documents[doc.documentId] = { ...entryOf(remote), file: file.file };
+}
+
+async function createDoc(api: CmsApi, state: SyncState, file: LocalFile): Promise<RemoteDocument> {
+  const type = state.typeByName.get(file.key.type);
+  const groupId = groupIdFor(state, file);
+  return api.content.create(
+    {
+      type: file.key.type,
+      path: file.key.path,
+      ...(file.key.locale !== DEFAULT_LOCALE ? { locale: file.key.locale } : {}),
+      format: file.key.format,
+      frontmatter: orderedFrontmatter(type, file.frontmatter),
+      body: file.body,
+      ...(groupId ? { translationGroupId: groupId } : {}),
+    },
+    await state.schemaHash(),
+  );
+}
+
+/**
+ * Records a document that could not be pushed. A stale revision whose server draft already holds
+ * exactly this file (a push interrupted after the server wrote it) is no conflict: the manifest
+ * takes the server's revision and nothing is sent.
+ */
+export async function recordFailure(
+  state: SyncState,
+  item: SyncItem,
+  error: unknown,
+  record: (r: PushResult) => void,
+  writer: ManifestWriter,
+): Promise<void> {
+  const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
+  if (error instanceof CliError && error.code === 'SERVER_UNREACHABLE') throw error;
+  if (!isApiError(error)) {
+    record({ ...base, outcome: 'failed', code: 'INTERNAL', message: (error as Error).message });
+    return;
+  }
+  const edited = item.status === 'changed-local' || item.status === 'changed-both';
+  if (error.status === 404 && edited && item.entry) {
+    // Push does not read the server first: an update of a document deleted there since the last sync.
+    record({
+      ...base,
+      outcome: 'conflict',
+      code: 'DELETED_REMOTELY',
+      message: 'deleted on the server since the last sync; not created again',
+    });
+    return;
+  }
+  let message = error.message;
+  // The server's message names the first invalid field "(and 2 more)"; its details name them all.
+  const fields = (error.details as { fields?: Record<string, string> }).fields;
+  if (error.code === 'INVALID_INPUT' && fields && Object.keys(fields).length > 0) {
+    message = Object.entries(fields)
+      .map(([path, problem]) => `${path.replace(/^frontmatter\./, '')}: ${problem}`)
+      .join('; ');
+  }
+  if (error.code === 'CONFLICT' && item.local && item.entry && item.status !== 'deleted-local') {
+    const current = await state.api.content.get(item.entry.id).catch(() => undefined);
+    const type = state.typeByName.get(item.entry.type);
+    // The server's wording ("fetch it again and reapply") is for API callers; say it in sync terms.
+    message = `changed on the server since the last sync (server revision ${current?.draftRevision ?? 'newer'}, last synced ${item.entry.draftRevision}); not overwritten`;
+    if (current && type && remoteEntry(type, current).hash === item.local.hash) {
+      await reconcile(state, item.local, current);
+      writer.changed();
+      record({
+        ...base,
+        outcome: 'skipped',
+        message: `already on the server (revision ${current.draftRevision}); recorded in the manifest`,
+      });
+      return;
+    }
+  }
+  record({ ...base, outcome: error.code === 'CONFLICT' ? 'conflict' : 'failed', code: error.code, message });
+}
+
+export async function pushOne(
+  state: SyncState,
+  item: SyncItem,
+  flags: { deletionsAllowed: boolean; ours: boolean },
+  record: (r: PushResult) => void,
+  writer: ManifestWriter,
+): Promise<void> {
+  const { api, manifest } = state;
+  const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
+  if (item.status === 'deleted-remote') {
+    record({ ...base, outcome: 'conflict', code: 'DELETED_REMOTELY', message: 'deleted on the server: run cms pull' });
+    return;
+  }
+  if (item.status === 'new-local' && item.local) {
+    const doc = await createDoc(api, state, item.local);
+    await reconcile(state, item.local, doc);
+    writer.changed();
+    record({ ...base, id: doc.documentId, outcome: 'created' });
+    return;
+  }
+  if ((item.status === 'changed-local' || item.status === 'changed-both') && item.local && item.entry) {
+    let revision = item.entry.draftRevision;
+    if (flags.ours) {
+      const current = await api.content.get(item.entry.id).catch((error) => {
+        if (isApiError(error) && error.status === 404) return undefined;
+        throw error;
+      });
+      if (!current) {
+        // --ours on a document deleted on the server: the file wins, as a new document.
+        const doc = await createDoc(api, state, item.local);
+        delete manifest.documents[item.entry.id];
+        await reconcile(state, item.local, doc);
+        writer.changed();
+        record({ ...base, id: doc.documentId, outcome: 'created', message: 'deleted on the server; created again' });
+        return;
+      }
+      revision = current.draftRevision;
+    }
+    const type = state.typeByName.get(item.entry.type);
+    const doc = await api.content.update(
+      item.entry.id,
+      { frontmatter: orderedFrontmatter(type, item.local.frontmatter), body: item.local.body, draftRevision: revision },
+      await state.schemaHash(),
+    );
+    await reconcile(state, item.local, doc);
+    writer.changed();
+    record({ ...base, outcome: 'updated' });
+    return;
+  }
+  if (item.status === 'deleted-local' || item.status === 'moved-local') {
+    const entry = item.entry;
+    if (!entry) return;
+    if (item.status === 'moved-local' && item.local) {
+      // The API has no path change: the moved file becomes a new document, the old one is deleted.
+      const doc = await createDoc(api, state, item.local);
+      await reconcile(state, item.local, doc);
+      writer.changed();
+      record({
+        ...base,
+        id: doc.documentId,
+        outcome: 'created',
+        ...(item.previousFile ? { previousFile: item.previousFile } : {}),
+      });
+    } else if (!flags.deletionsAllowed) {
+      record({ ...base, outcome: 'skipped', message: 'deletion declined' });
+      return;
+    }
+    const current = await api.content.get(entry.id).catch((error) => {
+      if (isApiError(error) && error.status === 404) return undefined;
+      throw error;
+    });
+    if (current && current.draftRevision !== entry.draftRevision && !flags.ours) {
+      record({
+        ...base,
+        outcome: 'conflict',
+        code: 'CONFLICT',
+        message: `changed on the server since the last sync (revision ${entry.draftRevision} → ${current.draftRevision}); not deleted`,
+      });
+      return;
+    }
+    if (current) await api.content.delete(entry.id);
+    delete manifest.documents[entry.id];
+    writer.changed();
+    if (item.status === 'deleted-local') record({ ...base, outcome: 'deleted' });
+    return;
+  }
+  record({ ...base, outcome: 'skipped' });
+}
