@@ -6,13 +6,19 @@
  * database closes.
  *
  * Durable (migration 0017): each transaction that changed content also wrote its announcement as a
- * row of `content_announcements`, in the same round trip as its COMMIT; once the NOTIFY is sent, the
- * announcer deletes the rows it carried. A row still there ANNOUNCEMENT_ORPHAN_AGE_MS after it was
+ * row of `content_announcements`, in the same round trip as its COMMIT. The statement that sends the
+ * NOTIFY deletes the rows it carries, in its own transaction: sent and deleted commit together or not
+ * at all, so no extra statement per write, and no row is left behind once announced (a quiet system
+ * keeps none for a sweep to send again). A row still there ANNOUNCEMENT_ORPHAN_AGE_MS after it was
  * written was never sent (its process died between COMMIT and announcement, or cannot reach the
  * database): every listening process sweeps such rows each SWEEP_INTERVAL_MS, deleting them and
  * sending their NOTIFY in one transaction, so every committed change is announced, whoever sends it.
- * A duplicate (a sweep that overtakes a slow announcer, a process that dies between its NOTIFY and
- * its delete) only invalidates once more.
+ * A duplicate (a sweep that overtakes a slow announcer) only invalidates once more.
+ *
+ * The announcements go on `sender` (on PostgreSQL the LISTEN connection, whose own NOTIFYs its process
+ * does not hear again: it delivered these payloads in-process before the write returned); the sweep
+ * goes on `db`, so the sweeping process hears what it sends like everyone else (a dead process's
+ * announcements are news to it too).
  */
 import type { Queryable } from './db.js';
 
@@ -27,16 +33,30 @@ export const SWEEP_INTERVAL_MS = 1_000;
 const SWEEP_BATCH = 1_000;
 
 /**
- * NOTIFYs the payloads. Alone in its transaction, which writes nothing: PostgreSQL holds its lock that
- * serialises notifying commits only briefly (a commit that writes would hold it across its WAL flush).
+ * Makes the commit of the statement's transaction asynchronous: it does not wait for its WAL flush.
+ * PostgreSQL takes its lock that serialises notifying commits at COMMIT and keeps it to the end; a
+ * transaction that only NOTIFYs writes no WAL worth flushing, so it holds the lock briefly, but one that
+ * also deletes rows would hold it across the flush (an fsync), delaying every other notifying commit.
+ * Nothing is lost by not waiting: should PostgreSQL crash before the flush, the deletes are undone, the
+ * rows stay, and a sweep announces them again (a duplicate, harmless); the NOTIFY itself never
+ * outlives a crash anyway. `true`: for this transaction only (the connection keeps its setting).
  */
+const QUIET_COMMIT = "(select set_config('synchronous_commit', 'off', true)) as quiet";
+
+/** NOTIFYs the payloads ($2), when there is no announcement row to delete (before migration 0017). */
 const ANNOUNCE_SQL = 'select pg_notify($1, payload) from unnest($2::text[]) as payload';
-/** Deletes the announcements just sent (should this process die first, a sweep sends them again: harmless). */
-const SENT_SQL = 'delete from content_announcements where id = any($1::bigint[])';
+/**
+ * NOTIFYs the payloads ($2) and deletes the announcement rows ($3) that owed them, in one statement and
+ * one transaction, committed without waiting for its flush (QUIET_COMMIT). The DELETE runs before
+ * COMMIT takes the notify lock.
+ */
+const ANNOUNCE_AND_DELETE_SQL = `with sent as (delete from content_announcements where id = any($3::bigint[]))
+  select pg_notify($1, payload) from ${QUIET_COMMIT}, unnest($2::text[]) as payload`;
 
 /**
  * Deletes the announcements older than $2 ms and NOTIFYs their environments (`content:<id>`, or
- * `content` for `*`), in one transaction: if it fails, the rows stay for the next sweep.
+ * `content` for `*`), in one transaction (committed as QUIET_COMMIT says): if it fails, the rows stay
+ * for the next sweep.
  */
 const SWEEP_SQL = `with swept as (
     delete from content_announcements where id in (
@@ -47,10 +67,13 @@ const SWEEP_SQL = `with swept as (
   payloads as (
     select distinct case when environment = '*' then 'content' else 'content:' || environment end as payload
     from swept, unnest(string_to_array(swept.changed, ',')) as environment where environment <> '')
-  select payload, pg_notify($1, payload) from payloads`;
+  select payload, pg_notify($1, payload) from payloads, ${QUIET_COMMIT}`;
 
 export interface ContentAnnouncer {
-  /** Queues payloads for `channel`, and the announcement row they send (deleted once sent); returns at once. */
+  /**
+   * Queues payloads for `channel`, and the announcement row they send (deleted by the statement that sends
+   * them); returns at once.
+   */
   announce(payloads: readonly string[], announcement?: number | null): void;
   /** Starts sweeping announcements never sent, each SWEEP_INTERVAL_MS, until `flush`. */
   startSweeping(): void;
@@ -60,7 +83,17 @@ export interface ContentAnnouncer {
   flush(): Promise<void>;
 }
 
-export function createContentAnnouncer(db: Queryable, channel: string): ContentAnnouncer {
+/**
+ * `db` runs the sweep; `sender` (by default `db`) the announcements. Only payloads this process already
+ * delivered to its own handlers may be announced: on PostgreSQL `sender` is the LISTEN connection, and
+ * what it NOTIFYs its process does not hear again (storage/postgres-listener.ts).
+ */
+export function createContentAnnouncer(
+  db: Queryable,
+  channel: string,
+  options: { sender?: Queryable } = {},
+): ContentAnnouncer {
+  const sender = options.sender ?? db;
   const pending = new Set<string>();
   const announcements = new Set<number>();
   let running: Promise<void> | null = null;
@@ -75,15 +108,15 @@ export function createContentAnnouncer(db: Queryable, channel: string): ContentA
       const ids = [...announcements];
       pending.clear();
       announcements.clear();
-      let sent = false;
       try {
-        await db.query(ANNOUNCE_SQL, [channel, batch]);
-        sent = true;
-        if (ids.length > 0) await db.query(SENT_SQL, [ids]);
+        // One statement: what was sent and the rows that owed it go together (a failure keeps both).
+        if (ids.length > 0) await sender.query(ANNOUNCE_AND_DELETE_SQL, [channel, batch, ids]);
+        else await sender.query(ANNOUNCE_SQL, [channel, batch]);
         failures = 0;
-      } catch {
-        if (!sent) for (const payload of batch) pending.add(payload);
-        for (const id of ids) announcements.add(id);
+      } catch (error: unknown) {
+        for (const payload of batch) pending.add(payload);
+        // The table went away (a schema dropped and migrated again): its rows with it; send the rest.
+        if (!isMissingAnnouncementsTable(error)) for (const id of ids) announcements.add(id);
         failures += 1;
         const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** failures);
         await new Promise((resolve) => setTimeout(resolve, wait).unref());
@@ -134,4 +167,13 @@ export function createContentAnnouncer(db: Queryable, channel: string): ContentA
       closed = true;
     },
   };
+}
+
+/** The error of a statement that names migration 0017's table where it does not exist. */
+export function isMissingAnnouncementsTable(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: string }).code === '42P01' &&
+    error.message.includes('content_announcements')
+  );
 }

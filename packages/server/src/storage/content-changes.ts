@@ -17,7 +17,7 @@ export const CONTENT_CHANGED_QUERY = `select current_setting('cms.content_change
 /**
  * The same on PostgreSQL, where other processes must hear it: when the transaction changed content it
  * also writes the announcement it owes them (migration 0017), in the same round trip as its COMMIT, and
- * returns the row's id for the announcer to delete once it has sent it.
+ * returns the row's id, which the announcer deletes in the statement that sends the NOTIFY.
  */
 export const RECORD_CONTENT_CHANGES_QUERY = `with changes as (select current_setting('cms.content_changed', true) as changed),
   owed as (insert into content_announcements (changed) select changed from changes where changed <> '' returning id)

@@ -22,6 +22,11 @@ export interface QueryOptions {
    * is not run again, as it may have committed before the failure. Ignored on PGlite.
    */
   readOnly?: boolean;
+  /**
+   * A write that may safely run twice (it sets values, it adds nothing): run again like a read-only
+   * statement when its pooled connection failed, though the first run may have committed.
+   */
+  idempotent?: boolean;
 }
 
 /** The options of a statement that writes nothing (QueryOptions.readOnly). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { createContentAnnouncer } from './content-announcer.js';
+import { createContentAnnouncer, isMissingAnnouncementsTable } from './content-announcer.js';
 import {
   CONTENT_CHANGE_CHANNEL,
   CONTENT_CHANGED_QUERY,
@@ -17,7 +17,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 
 /**
  * Opens a pooled node-postgres connection to DATABASE_URL, plus one connection outside the pool
- * for LISTEN (storage/postgres-listener.ts). Work that failed without taking effect runs again
+ * for LISTEN (storage/postgres-listener.ts), which also sends the content announcements
+ * (storage/content-announcer.ts) so that this process does not hear its own back. Work that failed without taking effect runs again
  * (storage/transient-retry.ts): transactions and statements PostgreSQL aborted as a deadlock victim
  * or on a serialization failure, work that could get no connection, transactions whose connection
  * failed before COMMIT, and read-only statements whose connection failed.
@@ -26,12 +27,32 @@ export async function openPostgresDb(options: { connectionString: string; max: n
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max });
   // An idle client that loses its connection emits here; without a listener the process would crash.
   pool.on('error', () => undefined);
+  // Every connection keeps an error listener of its own for life. pg-pool's listener is off while a
+  // connection is checked out, and one released with an error still in its socket's buffer (PostgreSQL
+  // ended every session: a restart, a failover) is handed to a waiting caller synchronously, before
+  // that caller can listen: the error would be uncaught and end the process. What it records here
+  // makes `lease` treat the connection as failed.
+  const failedConnections = new WeakMap<pg.ClientBase, unknown>();
+  pool.on('connect', (client) => {
+    client.on('error', (error: Error) => {
+      if (!failedConnections.has(client)) failedConnections.set(client, error);
+    });
+  });
   await pool.query('select 1');
   const listener = createPostgresListener(options.connectionString);
-  const announcer = createContentAnnouncer(
-    { query: async (sql, params) => toResult(await pool.query(sql, params as unknown[] | undefined)) },
-    CONTENT_CHANGE_CHANNEL,
-  );
+  const onPool = async <T>(sql: string, params?: readonly unknown[]) =>
+    toResult<T>(await pool.query(sql, params as unknown[] | undefined));
+  // The announcements go on the LISTEN connection, whose own NOTIFYs this process does not hear back
+  // (it delivered them before the write returned); without one (not listening, or lost), on the pool.
+  // The sweep goes on the pool: the sweeping process hears what it sends, like every other.
+  const announcer = createContentAnnouncer({ query: onPool }, CONTENT_CHANGE_CHANNEL, {
+    sender: {
+      query: async <T>(sql: string, params?: readonly unknown[]) => {
+        const sent = listener.query(sql, params);
+        return sent ? toResult<T>(await sent) : onPool<T>(sql, params);
+      },
+    },
+  });
 
   const statements = createStatementNames();
   const toConfig = (sql: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined) => {
@@ -45,10 +66,11 @@ export async function openPostgresDb(options: { connectionString: string; max: n
   });
 
   /**
-   * A pooled connection, checked out. Failing to get one had no effect, so the work may run again.
-   * Out of the pool nobody else listens to the connection: an 'error' event on it (the server ended
-   * the session between two statements) would be uncaught and end the process, so it is noted here.
-   * A connection that failed is destroyed on release instead of being handed to the next caller.
+   * A pooled connection, checked out. Failing to get one had no effect, so the work may run again;
+   * so has getting one whose connection already failed (it is destroyed, and the caller retries).
+   * An 'error' event on it (the server ended the session between two statements) is recorded by the
+   * listener every connection has (above). A connection that failed is destroyed on release instead
+   * of being handed to the next caller.
    */
   const lease = async () => {
     let client: pg.PoolClient;
@@ -57,21 +79,22 @@ export async function openPostgresDb(options: { connectionString: string; max: n
     } catch (error: unknown) {
       throw new FailedBeforeEffect(error);
     }
-    let failure: unknown = null;
-    const onError = (error: Error) => {
-      failure ??= error;
-    };
-    client.on('error', onError);
+    const failedAlready = failedConnections.get(client);
+    if (failedAlready !== undefined) {
+      client.release(true);
+      throw new FailedBeforeEffect(failedAlready);
+    }
+    let noted: unknown = null;
+    const failure = () => noted ?? failedConnections.get(client) ?? null;
     return {
       client,
-      failure: () => failure,
+      failure,
       /** Notes a statement's error when it means the connection failed. */
       note(error: unknown) {
-        if (failure === null && isConnectionFailure(error)) failure = error;
+        if (noted === null && isConnectionFailure(error)) noted = error;
       },
       release() {
-        client.off('error', onError);
-        client.release(failure !== null);
+        client.release(failure() !== null);
       },
     };
   };
@@ -85,7 +108,7 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       leased.note(error);
       // A statement that writes nothing may run again; a write may have committed before its
       // connection failed, so that failure is the caller's to see.
-      if (options?.readOnly && leased.failure() !== null) throw new FailedBeforeEffect(error);
+      if ((options?.readOnly || options?.idempotent) && leased.failure() !== null) throw new FailedBeforeEffect(error);
       throw error;
     } finally {
       leased.release();
@@ -189,15 +212,6 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       await pool.end();
     },
   };
-}
-
-/** The error of a statement that names migration 0017's table where it does not exist. */
-function isMissingAnnouncementsTable(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error as { code?: string }).code === '42P01' &&
-    error.message.includes('content_announcements')
-  );
 }
 
 /**

@@ -1,3 +1,11 @@
+/**
+ * LISTEN on one dedicated connection (outside the query pool) that comes back by itself after it is
+ * lost. The same connection sends this process's content announcements (`query`, used by
+ * storage/content-announcer.ts): PostgreSQL hands a NOTIFY back to the session that sent it when it
+ * listens on the channel, and names the sending backend (`be_pid`) with each notification, so what this
+ * connection NOTIFYs itself is dropped here, never handled a second time. Everything else is heard,
+ * this process's own included: NOTIFYs of its pool connections (a trigger, `Db.notify`, a sweep).
+ */
 import pg from 'pg';
 import type { ListenEvent, NotificationHandler } from './db.js';
 
@@ -20,6 +28,12 @@ export interface PostgresListener {
   ): Promise<() => Promise<void>>;
   /** Hands `payload` to this process's handlers of `channel` at once, as if it had been notified. */
   deliver(channel: string, payload: string): void;
+  /**
+   * Runs a statement on the LISTEN connection, or returns null while there is none (before the first
+   * `listen`, between a loss and the next connection). Whatever it NOTIFYs, this process's handlers do
+   * not hear: it may only announce what was already handed to them with `deliver`.
+   */
+  query(sql: string, params?: readonly unknown[]): Promise<pg.QueryResult> | null;
   close(): Promise<void>;
 }
 
@@ -28,6 +42,19 @@ interface Connection {
   client: pg.Client;
   listening: Set<string>;
 }
+
+/**
+ * Starts every statement the LISTEN connection runs besides LISTEN, so that its backend stays
+ * recognisable in `pg_stat_activity` whatever it ran last (its `query` starts with `listen` or with this
+ * mark): operators and tests tell it from the pool's connections that way.
+ */
+export const LISTEN_CONNECTION_MARK = '/* cms:listen */ ';
+
+/**
+ * The connection's backend process id, as notifications name their sender. Asked of the server rather
+ * than taken from the startup message, which a connection pooler may fill with an id of its own.
+ */
+const BACKEND_PID_SQL = `${LISTEN_CONNECTION_MARK}select pg_backend_pid() as pid`;
 
 /**
  * Opens the LISTEN connection at the first `listen` (outside the query pool). When it fails (server
@@ -66,12 +93,16 @@ export function createPostgresListener(connectionString: string): PostgresListen
     const client = new pg.Client({ connectionString, keepAlive: true });
     client.on('error', (error: Error) => lose(client, error));
     client.on('end', () => lose(client, new Error('the LISTEN connection ended')));
+    /** This connection's backend: what it NOTIFYs itself was delivered in-process already (`query`). */
+    let ownPid: number | null = null;
     client.on('notification', (message) => {
+      if (message.processId === ownPid) return;
       for (const handler of channels.get(message.channel) ?? []) handler(message.payload ?? '');
     });
     const listening = new Set<string>();
     try {
       await client.connect();
+      ownPid = (await client.query<{ pid: number }>(BACKEND_PID_SQL)).rows[0]?.pid ?? null;
       for (const channel of channels.keys()) {
         await client.query(`listen ${pg.escapeIdentifier(channel)}`);
         listening.add(channel);
@@ -102,7 +133,7 @@ export function createPostgresListener(connectionString: string): PostgresListen
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('the LISTEN connection missed its heartbeat')), HEARTBEAT_TIMEOUT_MS);
     });
-    Promise.race([client.query('select 1'), late])
+    Promise.race([client.query(`${LISTEN_CONNECTION_MARK}select 1`), late])
       .catch((error: unknown) => lose(client, error))
       .finally(() => clearTimeout(timer));
   };
@@ -175,6 +206,9 @@ export function createPostgresListener(connectionString: string): PostgresListen
     },
     deliver(channel, payload) {
       for (const handler of channels.get(channel) ?? []) handler(payload);
+    },
+    query(sql, params) {
+      return current ? current.client.query(`${LISTEN_CONNECTION_MARK}${sql}`, params as unknown[] | undefined) : null;
     },
     async close() {
       closed = true;

@@ -32,4 +32,20 @@ describe('the API key cache on the server clock', () => {
     expectError(expired, 401, 'UNAUTHORIZED');
     expect(expired.body.error.message).toMatch(/expired/);
   });
+
+  it('stamps lastUsedAt with the server clock, not the wall clock', async () => {
+    // An hour ahead of the wall clock: a stamp from `new Date()` would be an hour early.
+    time.advance(3_600_000);
+    const key = await t.createKey();
+    expect((await me(key)).status).toBe(200);
+    const usedAt = time.clock().getTime();
+    await t.server.close(); // flushes the pending stamps
+    const row = await t.db.query<{ lastUsedAt: Date | null }>(
+      'select last_used_at as "lastUsedAt" from api_keys where starts_with($1, prefix)',
+      [key],
+    );
+    const stamp = row.rows[0]?.lastUsedAt?.getTime() ?? 0;
+    expect(stamp).toBeGreaterThanOrEqual(usedAt);
+    expect(stamp - usedAt).toBeLessThan(60_000);
+  });
 });

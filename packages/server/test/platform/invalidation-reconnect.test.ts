@@ -8,6 +8,7 @@ import {
   type InvalidationLog,
   type InvalidationTopic,
 } from '../../src/tenancy/invalidation.js';
+import { IS_LISTEN_BACKEND } from '../support/listen-backend.js';
 import { startServerOn } from '../support/server-on-database.js';
 import { createTestDatabase, type TestDatabase, testEngine } from '../support/test-database.js';
 import { startTestServer } from '../support/test-server.js';
@@ -34,7 +35,7 @@ function namedUrl(url: string, name: string): string {
 }
 
 const LISTEN_BACKENDS = `select pid from pg_stat_activity
-  where datname = current_database() and application_name = $1 and query ilike 'listen%'`;
+  where datname = current_database() and application_name = $1 and ${IS_LISTEN_BACKEND}`;
 
 /** Ends the LISTEN backend(s) of connections named `name`, as a server restart or an operator would. */
 async function terminateListener(database: TestDatabase, name: string): Promise<number[]> {

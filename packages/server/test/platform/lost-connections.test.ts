@@ -13,6 +13,7 @@ import type { Db } from '../../src/storage/db.js';
 import { openPostgresDb } from '../../src/storage/postgres-db.js';
 import { MAX_TRANSIENT_ATTEMPTS } from '../../src/storage/transient-retry.js';
 import { createDocument, hashHeader, syncSchema } from '../content/fixtures.js';
+import { IS_LISTEN_BACKEND } from '../support/listen-backend.js';
 import { type ServerOnDatabase, startServerOn } from '../support/server-on-database.js';
 import { createTestDatabase, type TestDatabase, testEngine } from '../support/test-database.js';
 import type { TestServer } from '../support/test-server.js';
@@ -31,7 +32,7 @@ function endConnectionsNamed(url: string, name: string): number {
       const client = new pg.Client({ connectionString: process.argv[1] });
       await client.connect();
       const { rows } = await client.query(
-        "select pid, pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = $2 and query not ilike 'listen %'",
+        ${JSON.stringify(`select pid, pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = $2 and not ${IS_LISTEN_BACKEND}`)},
         [process.argv[2], process.argv[3]],
       );
       const pids = rows.map((row) => row.pid);
@@ -60,7 +61,7 @@ function endConnectionsNamed(url: string, name: string): number {
 async function endConnectionsNow(db: Db, name: string): Promise<number> {
   const result = await db.query(
     `select pg_terminate_backend(pid) from pg_stat_activity
-     where datname = current_database() and application_name = $1 and query not ilike 'listen %'`,
+     where datname = current_database() and application_name = $1 and not ${IS_LISTEN_BACKEND}`,
     [name],
   );
   return result.rowCount;
@@ -180,6 +181,16 @@ describe.runIf(testEngine() === 'postgres')('connections PostgreSQL ends under t
     // The next statement gets a new connection, not the failed one.
     await db.query('insert into lost_rows (attempt, step) values (2, 1)');
     expect(await rows()).toEqual([{ attempt: 2, step: 1 }]);
+  });
+
+  it('runs an idempotent write again when its pooled connection was ended (lastUsedAt of API keys)', async () => {
+    await database.db.query('delete from lost_rows');
+    const { db, name } = await openNamedDb();
+    expect(endConnectionsNamed(database.url as string, name)).toBe(1);
+    await db.query('insert into lost_rows (attempt, step) values (1, 1) on conflict do nothing', [], {
+      idempotent: true,
+    });
+    expect(await rows()).toEqual([{ attempt: 1, step: 1 }]);
   });
 
   it(`answers SERVICE_UNAVAILABLE with Retry-After after ${MAX_TRANSIENT_ATTEMPTS} attempts when no connection can be had`, async () => {

@@ -4,6 +4,7 @@ import { createPublishedReadCache } from '../../src/modules/domain-content/read-
 import type { Db } from '../../src/storage/db.js';
 import { openPostgresDb } from '../../src/storage/postgres-db.js';
 import { createInvalidationBus, INVALIDATION_CHANNEL } from '../../src/tenancy/invalidation.js';
+import { IS_LISTEN_BACKEND } from '../support/listen-backend.js';
 import { createTestDatabase, testEngine } from '../support/test-database.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -86,7 +87,7 @@ describe.runIf(testEngine() === 'postgres')('the published read cache without it
     expect(cache.get('env', 'k')).toBeDefined();
     await database.db.query(
       `select pg_terminate_backend(pid) from pg_stat_activity
-       where datname = current_database() and application_name = $1 and query ilike 'listen%'`,
+       where datname = current_database() and application_name = $1 and ${IS_LISTEN_BACKEND}`,
       [name],
     );
     for (let n = 0; n < 200 && bus.isLive(); n += 1) await new Promise((resolve) => setTimeout(resolve, 10));

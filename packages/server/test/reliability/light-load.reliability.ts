@@ -8,6 +8,7 @@
 import { EVENT_TYPES } from '@cms/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashHeader, syncSchema, uniquePath } from '../content/fixtures.js';
+import { IS_LISTEN_BACKEND } from '../support/listen-backend.js';
 import { type ServerOnDatabase, startServerOn } from '../support/server-on-database.js';
 import { createTestDatabase, type TestDatabase, testEngine } from '../support/test-database.js';
 import type { TestResponse, TestServer } from '../support/test-server.js';
@@ -63,7 +64,7 @@ async function endIdleConnections(): Promise<number> {
   if (!database.url) return 0;
   const result = await database.db.query(
     `select pg_terminate_backend(pid) from pg_stat_activity
-     where datname = current_database() and application_name = $1 and state = 'idle' and query not ilike 'listen %'`,
+     where datname = current_database() and application_name = $1 and state = 'idle' and not ${IS_LISTEN_BACKEND}`,
     [APPLICATION],
   );
   return result.rowCount;

@@ -74,7 +74,8 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus, c
     if (used.size === 0) return;
     const ids = [...used];
     used.clear();
-    await touchApiKeys(db, ids, new Date());
+    // The server's clock, like every other timestamp it writes (clock.ts).
+    await touchApiKeys(db, ids, clock());
   };
 
   const strategy: AuthStrategy = async (request: FastifyRequest) => {

@@ -84,5 +84,6 @@ export async function revokeApiKey(db: Queryable, id: string): Promise<ApiKeyRow
 
 /** Records use of several keys at once (lastUsedAt is batched, not written per request). */
 export async function touchApiKeys(db: Queryable, ids: readonly string[], at: Date): Promise<void> {
-  await db.query('update api_keys set last_used_at = $2 where id = any($1::uuid[])', [ids, at]);
+  // Sets a value: safe to run again when its connection was lost (a restart, a failover).
+  await db.query('update api_keys set last_used_at = $2 where id = any($1::uuid[])', [ids, at], { idempotent: true });
 }
