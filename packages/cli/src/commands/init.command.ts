@@ -47,11 +47,18 @@ export function registerInitCommand(program: Command): void {
         const api = await ctx.api();
         const server = await api.schema.get();
         if (server.types.length > 0 && !o.fromFiles) {
-          await writeFile(target, renderConfig({ types: server.types, locales: [], project, environment }));
+          // The locales of the config the schema was synced from (default first); none from a server
+          // that does not say (older, or synced by another client): the config's default then applies.
+          const locales = server.locales
+            ? [server.locales.default, ...server.locales.supported.filter((l) => l !== server.locales?.default)]
+            : [];
+          await writeFile(target, renderConfig({ types: server.types, locales, project, environment }));
           ctx.out.log(
-            `Wrote cms.config.ts from the server schema (${server.types.length} type(s)). Run \`cms pull\` to fetch the content.`,
+            `Wrote cms.config.ts from the server schema (${server.types.length} type(s)${
+              locales.length ? `, locales ${locales.join(', ')}` : ''
+            }). Run \`cms pull\` to fetch the content.`,
           );
-          return { data: { source: 'server', config: target, types: server.types.map((t) => t.name) } };
+          return { data: { source: 'server', config: target, types: server.types.map((t) => t.name), locales } };
         }
         const files: ScannedFile[] = await findMarkdown(ctx.cwd);
         const inferred = inferSchema(files);

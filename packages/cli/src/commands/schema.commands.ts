@@ -4,7 +4,7 @@ import type { Context } from '../cli/context.js';
 import { EXIT } from '../cli/exit-codes.js';
 import { confirm } from '../cli/prompt.js';
 import { action } from '../cli/run-command.js';
-import { describeChange, diffSchemas } from '../config/schema-diff.js';
+import { describeChange, describeFieldOrder, diffFieldOrder, diffSchemas } from '../config/schema-diff.js';
 
 async function plan(ctx: Context) {
   const config = ctx.requireConfig();
@@ -13,6 +13,11 @@ async function plan(ctx: Context) {
   const server = await api.schema.get();
   const resolved = config.resolve(environment);
   const changes = diffSchemas(server.types, resolved.effectiveSchema.types);
+  const reordered = diffFieldOrder(server.types, resolved.effectiveSchema.types, changes);
+  // The config's locales, which the server answers from the last sync's snapshot (an older server says
+  // nothing about them: nothing to compare).
+  const locales = localeList(resolved.locales);
+  const localesChanged = server.locales !== undefined && localeList(server.locales).join() !== locales.join();
   return {
     api,
     resolved,
@@ -21,7 +26,20 @@ async function plan(ctx: Context) {
     effectiveHash: resolved.effectiveSchemaHash,
     serverHash: server.schemaHash,
     changes,
+    reordered,
+    locales,
+    serverLocales: server.locales ? localeList(server.locales) : null,
+    localesChanged,
   };
+}
+
+/** Locales as a list, the default first. */
+function localeList(locales: { default: string; supported: readonly string[] }): string[] {
+  return [locales.default, ...locales.supported.filter((locale) => locale !== locales.default)];
+}
+
+function describeLocales(locales: string[], serverLocales: string[] | null): string {
+  return `~ locales ${locales.join(', ')} (server: ${serverLocales?.join(', ') || 'none'})`;
 }
 
 export function registerSchemaCommands(program: Command): void {
@@ -31,15 +49,27 @@ export function registerSchemaCommands(program: Command): void {
     .description('Show what `cms schema sync` would change; exit 1 when it would change something')
     .action(
       action(async (ctx) => {
-        const { changes, schemaHash, serverHash } = await plan(ctx);
+        const { changes, reordered, locales, serverLocales, localesChanged, schemaHash, serverHash } = await plan(ctx);
         for (const change of changes) ctx.out.line(describeChange(change));
+        // Field order and locales alone are not drift (the hash and validation ignore them): a note, exit 0.
+        for (const change of reordered) ctx.out.log(describeFieldOrder(change));
+        if (localesChanged) ctx.out.log(describeLocales(locales, serverLocales));
+        if (reordered.length > 0 || localesChanged)
+          ctx.out.log("Field order or locales differ (not a schema change): `cms schema sync` sends the config's.");
         if (changes.length === 0) ctx.out.log('The server schema matches the config.');
         else
           ctx.out.log(
             `${changes.length} change(s) (+ added, - removed, ~ changed) between the config and the server: \`cms schema sync\` applies them.`,
           );
         return {
-          data: { changes, schemaHash, serverHash, inSync: changes.length === 0 },
+          data: {
+            changes,
+            reordered,
+            locales: { config: locales, server: serverLocales, changed: localesChanged },
+            schemaHash,
+            serverHash,
+            inSync: changes.length === 0,
+          },
           exitCode: changes.length ? EXIT.failure : EXIT.ok,
         };
       }),
@@ -50,15 +80,19 @@ export function registerSchemaCommands(program: Command): void {
     .option('--dry-run', 'show the diff only')
     .action(
       action(async (ctx, opts) => {
-        const { api, resolved, layer, changes, schemaHash, effectiveHash, serverHash } = await plan(ctx);
+        const { api, resolved, layer, changes, reordered, locales, serverLocales, localesChanged, ...hashes } =
+          await plan(ctx);
+        const { schemaHash, effectiveHash, serverHash } = hashes;
         for (const change of changes) ctx.out.line(describeChange(change));
-        if (changes.length === 0 && effectiveHash === serverHash) {
+        for (const change of reordered) ctx.out.line(describeFieldOrder(change));
+        if (localesChanged) ctx.out.line(describeLocales(locales, serverLocales));
+        if (changes.length === 0 && reordered.length === 0 && !localesChanged && effectiveHash === serverHash) {
           ctx.out.log('The server schema matches the config: nothing to sync.');
           return { data: { synced: false, changes, schemaHash } };
         }
         if ((opts as { dryRun?: boolean }).dryRun) {
           ctx.out.log(`Dry run: ${changes.length} change(s) shown above, nothing was synced.`);
-          return { data: { synced: false, dryRun: true, changes, schemaHash } };
+          return { data: { synced: false, dryRun: true, changes, reordered, schemaHash } };
         }
         const removals = changes.filter((c) => c.change === 'removed').length;
         if (
@@ -76,7 +110,7 @@ export function registerSchemaCommands(program: Command): void {
           schemaHash,
         });
         ctx.out.log(`Schema synced: ${result.typesCount} type(s), hash ${result.schemaHash.slice(0, 12)}.`);
-        return { data: { ...result, changes } };
+        return { data: { ...result, changes, reordered } };
       }),
     );
 }

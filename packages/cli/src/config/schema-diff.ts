@@ -1,6 +1,6 @@
 /** What a schema sync would change, type by type and field by field. */
 import { isDeepStrictEqual } from 'node:util';
-import { canonicalJson, type SchemaType } from '@cms/core';
+import { canonicalJson, fieldOrderOf, type SchemaType } from '@cms/core';
 
 export interface SchemaChange {
   type: string;
@@ -51,4 +51,40 @@ export function describeChange(change: SchemaChange): string {
         ? ` (${(change.after as { kind?: string })?.kind ?? ''})`
         : '';
   return `${sign} ${change.type}.${change.field}${detail}`;
+}
+
+/** A type whose fields the config lists in another order than the server (at any depth). */
+export interface FieldOrderChange {
+  type: string;
+  /** Top-level field names, the config's order. */
+  order: string[];
+  /** Top-level field names, the server's order. */
+  serverOrder: string[];
+}
+
+/**
+ * Types on both sides that differ in field order only (a type with field changes is synced anyway).
+ * The schema hash ignores key order, so these are not schema changes: content writes are not
+ * affected. But the order is what the Studio's form and new files follow, and the server keeps the
+ * order it was last synced with (servers before migration 0018 sorted it), so `schema sync` sends it.
+ */
+export function diffFieldOrder(
+  server: readonly SchemaType[],
+  local: readonly SchemaType[],
+  changes: readonly SchemaChange[],
+): FieldOrderChange[] {
+  const before = new Map(server.map((t) => [t.name, t]));
+  const changed = new Set(changes.map((c) => c.type));
+  const out: FieldOrderChange[] = [];
+  for (const type of local) {
+    const old = before.get(type.name);
+    if (!old || changed.has(type.name)) continue;
+    if (JSON.stringify(fieldOrderOf(old.fields)) === JSON.stringify(fieldOrderOf(type.fields))) continue;
+    out.push({ type: type.name, order: Object.keys(type.fields), serverOrder: Object.keys(old.fields) });
+  }
+  return out;
+}
+
+export function describeFieldOrder(change: FieldOrderChange): string {
+  return `~ ${change.type}: field order ${change.order.join(', ')} (server: ${change.serverOrder.join(', ')})`;
 }

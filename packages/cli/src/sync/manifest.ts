@@ -5,12 +5,17 @@
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { DEFAULT_LOCALE } from './file-naming.js';
 
 export interface ManifestEntry {
   id: string;
   file: string;
   type: string;
   path: string;
+  /**
+   * The document's locale. For a type that is not localized it is the server's internal
+   * `__cms_default__` here, and left out of the file (manifests written before recorded it).
+   */
   locale: string;
   format: 'md' | 'mdx';
   translationGroupId?: string;
@@ -38,7 +43,11 @@ export async function readManifest(
 ): Promise<Manifest> {
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Manifest;
-    return { ...parsed, documents: parsed.documents ?? {} };
+    const documents: Record<string, ManifestEntry> = {};
+    for (const [id, entry] of Object.entries(parsed.documents ?? {})) {
+      documents[id] = { ...entry, locale: entry.locale ?? DEFAULT_LOCALE };
+    }
+    return { ...parsed, documents };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     return { version: 1, schemaHash: null, documents: {}, ...fallback };
@@ -66,10 +75,19 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   }
 }
 
+/** A manifest entry as the file holds it: no locale for a document of a type that is not localized. */
+function entryForFile(entry: ManifestEntry): Omit<ManifestEntry, 'locale'> & { locale?: string } {
+  if (entry.locale !== DEFAULT_LOCALE) return entry;
+  const { locale: _internal, ...rest } = entry;
+  return rest;
+}
+
 /** The manifest's text: documents sorted by file, so that it diffs well in git. */
 export function renderManifest(manifest: Manifest): string {
   const documents = Object.fromEntries(
-    Object.entries(manifest.documents).sort(([, a], [, b]) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+    Object.entries(manifest.documents)
+      .sort(([, a], [, b]) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+      .map(([id, entry]) => [id, entryForFile(entry)]),
   );
   return `${JSON.stringify({ ...manifest, documents }, null, 2)}\n`;
 }

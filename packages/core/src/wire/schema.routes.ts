@@ -15,8 +15,20 @@ const schemaTypeProperties = {
 export const SchemaTypeSchema = Type.Object(schemaTypeProperties);
 export type SchemaTypeEntry = Static<typeof SchemaTypeSchema>;
 
+/**
+ * The locales of the config the schema in force was synced from (`locales` of cms.config, the
+ * environment's own when it has some): the default first in `supported`. Absent when that sync sent
+ * none (a client other than the CLI).
+ */
+export const SchemaLocalesSchema = Type.Object({ default: Type.String(), supported: Type.Array(Type.String()) });
+export type SchemaLocales = Static<typeof SchemaLocalesSchema>;
+
 /** `GET /schema` answer. */
-export const SchemaListSchema = Type.Object({ types: Type.Array(SchemaTypeSchema), schemaHash: Type.String() });
+export const SchemaListSchema = Type.Object({
+  types: Type.Array(SchemaTypeSchema),
+  schemaHash: Type.String(),
+  locales: Type.Optional(SchemaLocalesSchema),
+});
 export type SchemaList = Static<typeof SchemaListSchema>;
 
 /** `GET /schema/{type}` answer: the type plus the hash in force. */

@@ -17,6 +17,7 @@ beforeAll(async () => {
   t = await startTestServer();
   await addEnvironment(t, 'empty');
   await addEnvironment(t, 'staging');
+  await addEnvironment(t, 'ordered');
 });
 afterAll(() => t.close());
 
@@ -196,5 +197,107 @@ describe('PUT /schema/sync', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(answers.filter((a) => a.body.data.synced)).toHaveLength(1);
     expect(await historyCount('race')).toBe(1);
+  });
+});
+
+describe('field order (migration 0018)', () => {
+  // Keys jsonb would sort (shortest first) to `slug, tags, title` and `noindex, description`.
+  const ordered = (names: string[]): ResolvedSchema => ({
+    types: [
+      {
+        name: 'article',
+        directory: 'articles',
+        localized: false,
+        fields: Object.fromEntries(
+          names.map((name) => [
+            name,
+            name === 'seo'
+              ? field('object', { fields: { description: field('string'), noindex: field('boolean') } })
+              : field('string'),
+          ]),
+        ),
+      },
+    ],
+  });
+  const options = { environment: 'ordered' };
+  const fieldNames = async () => {
+    const list = await t.request('GET', '/api/v1/schema', options);
+    const one = await t.request('GET', '/api/v1/schema/article', options);
+    expect(Object.keys(one.body.data.fields)).toEqual(Object.keys(list.body.data.types[0].fields));
+    return {
+      top: Object.keys(list.body.data.types[0].fields),
+      seo: Object.keys(list.body.data.types[0].fields.seo.fields),
+    };
+  };
+
+  it('answers the fields in the order they were synced, nested ones too', async () => {
+    const synced = await t.request('PUT', '/api/v1/schema/sync', {
+      ...options,
+      body: syncBody(ordered(['title', 'slug', 'tags', 'seo'])),
+    });
+    expect(synced.body.data.synced).toBe(true);
+    expect(await fieldNames()).toEqual({ top: ['title', 'slug', 'tags', 'seo'], seo: ['description', 'noindex'] });
+  });
+
+  it('stores a sync that only reorders fields (same hash, content writes unaffected), once', async () => {
+    const before = await historyCount('ordered');
+    const hash = computeSchemaHash(ordered(['title', 'slug', 'tags', 'seo']));
+    const body = syncBody(ordered(['tags', 'seo', 'title', 'slug']));
+    expect(body.schemaHash).toBe(hash);
+    const synced = await t.request('PUT', '/api/v1/schema/sync', { ...options, body });
+    expect(synced.body.data).toMatchObject({ synced: true, schemaHash: hash });
+    expect(await historyCount('ordered')).toBe(before + 1);
+    expect((await fieldNames()).top).toEqual(['tags', 'seo', 'title', 'slug']);
+    const again = await t.request('PUT', '/api/v1/schema/sync', { ...options, body });
+    expect(again.body.data).toMatchObject({ synced: false, schemaHash: hash });
+    expect(await historyCount('ordered')).toBe(before + 1);
+    const created = await t.request('POST', '/api/v1/content', {
+      ...options,
+      headers: hashHeader(hash),
+      body: { type: 'article', path: 'one', frontmatter: { title: 'One' }, body: '' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  });
+});
+
+describe('locales on GET /schema', () => {
+  const options = { environment: 'ordered' };
+  const schema: ResolvedSchema = {
+    types: [{ name: 'note', directory: 'notes', localized: true, fields: { title: field('string') } }],
+  };
+
+  it('answers the locales of the config the schema was synced from, the environment’s own first', async () => {
+    const raw = {
+      locales: { default: 'fr', supported: ['en', 'fr'] },
+      environments: { staging: { extends: null, types: [], locales: { default: 'de', supported: ['de'] } } },
+    };
+    await t.request('PUT', '/api/v1/schema/sync', { ...options, body: syncBody(schema, raw) });
+    const list = await t.request('GET', '/api/v1/schema', options);
+    expect(list.body.data.locales).toEqual({ default: 'fr', supported: ['fr', 'en'] });
+
+    const staging = { ...schema, types: [{ ...schema.types[0], name: 'memo' }] } as ResolvedSchema;
+    await t.request('PUT', '/api/v1/schema/sync', { environment: 'staging', body: syncBody(staging, raw) });
+    const own = await t.request('GET', '/api/v1/schema', { environment: 'staging' });
+    expect(own.body.data.locales).toEqual({ default: 'de', supported: ['de'] });
+  });
+
+  it('stores a sync that changes only the locales; one without locales keeps them', async () => {
+    const before = await historyCount('ordered');
+    const raw = { locales: { default: 'fr', supported: ['fr', 'en', 'de'] } };
+    const changed = await t.request('PUT', '/api/v1/schema/sync', { ...options, body: syncBody(schema, raw) });
+    expect(changed.body.data.synced).toBe(true);
+    expect((await t.request('GET', '/api/v1/schema', options)).body.data.locales).toEqual(raw.locales);
+    const again = await t.request('PUT', '/api/v1/schema/sync', { ...options, body: syncBody(schema, raw) });
+    expect(again.body.data.synced).toBe(false);
+    const none = await t.request('PUT', '/api/v1/schema/sync', { ...options, body: syncBody(schema, {}) });
+    expect(none.body.data.synced).toBe(false);
+    expect((await t.request('GET', '/api/v1/schema', options)).body.data.locales).toEqual(raw.locales);
+    expect(await historyCount('ordered')).toBe(before + 1);
+  });
+
+  it('leaves them out when the sync sent none', async () => {
+    const list = await t.request('GET', '/api/v1/schema');
+    expect(list.status).toBe(200);
+    expect(list.body.data).not.toHaveProperty('locales');
   });
 });

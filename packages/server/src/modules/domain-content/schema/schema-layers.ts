@@ -24,7 +24,8 @@ export interface MergedSchema {
 
 /** Identifies a list of layers; two lists with one stamp merge to the same schema. */
 export function stampOf(layers: readonly SchemaLayerStamp[]): string {
-  return layers.map((layer) => `${layer.environmentId}:${layer.schemaHash}`).join(',');
+  // The sync time too: a sync that only reorders fields or changes locales keeps the hash.
+  return layers.map((layer) => `${layer.environmentId}:${layer.schemaHash}:${layer.syncedAt.getTime()}`).join(',');
 }
 
 /** Merges layers (root first); null when there are none (nothing synced in the chain). */

@@ -5,8 +5,10 @@ import {
   type FrontmatterValidator,
   type ResolvedSchema,
   SCHEMA_SYNC_HINT,
+  type SchemaLocales,
   type SchemaType,
 } from '@cms/core';
+import { LRUCache } from 'lru-cache';
 import type { Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import { listSchemaLayerStamps } from '../../../storage/repositories/schema.repository.js';
@@ -27,6 +29,8 @@ export const EMPTY_SCHEMA_HASH = computeSchemaHash(EMPTY_SCHEMA);
 export interface EffectiveSchema {
   schemaHash: string;
   types: ReadonlyMap<string, SchemaType>;
+  /** The locales the config of the nearest synced layer declares, when it sent well-formed ones. */
+  locales: SchemaLocales | null;
   /** When and by whom the latest of its layers was synced. */
   syncedAt: Date;
   syncedBy: string;
@@ -73,6 +77,8 @@ export interface SchemaReader {
 }
 
 const MAX_CACHED_ENVIRONMENTS = 5_000;
+/** Merges kept for writes (a few per environment being written to). */
+const MAX_CACHED_MERGES = 256;
 
 /** A cached effective schema and the layers it was merged from. */
 interface CacheEntry {
@@ -80,10 +86,34 @@ interface CacheEntry {
   schema: EffectiveSchema;
 }
 
+/** `{ default, supported }` from a raw config snapshot, or null when it holds anything else. */
+export function localesOf(value: unknown): SchemaLocales | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const { default: main, supported } = value as Record<string, unknown>;
+  if (typeof main !== 'string' || !Array.isArray(supported)) return null;
+  if (!supported.every((locale) => typeof locale === 'string')) return null;
+  const rest = (supported as string[]).filter((locale) => locale !== main);
+  return { default: main, supported: [main, ...new Set(rest)] };
+}
+
+/**
+ * The locales a raw config snapshot gives an environment: its own under `environments`, else the
+ * config's (what schema.repository.ts selects as `configLocales`).
+ */
+export function snapshotLocalesOf(snapshot: Record<string, unknown>, environmentName: string): unknown {
+  const environments = snapshot.environments;
+  const own =
+    environments !== null && typeof environments === 'object'
+      ? (environments as Record<string, { locales?: unknown } | undefined>)[environmentName]?.locales
+      : undefined;
+  return own ?? snapshot.locales;
+}
+
 function toEffectiveSchema(merged: MergedSchema): EffectiveSchema {
   return {
     schemaHash: merged.schemaHash,
     types: new Map(merged.resolvedSchema.types.map((type) => [type.name, type])),
+    locales: localesOf(merged.nearest.configLocales),
     syncedAt: merged.latest.syncedAt,
     syncedBy: merged.latest.syncedBy,
   };
@@ -100,6 +130,16 @@ export function createSchemaReader(db: Queryable, bus: InvalidationBus): SchemaR
     maxEntries: MAX_CACHED_ENVIRONMENTS,
   });
   const validators = createValidatorCache();
+  // Merges a write read inside its transaction, by the exact layers they were merged from, for the
+  // next writes while no read has filled `cache` (write-only traffic, a `cms push`). Never used by
+  // `find`: the transaction may still roll back. A rolled-back sync's layers never come back under the
+  // same stamp (environment, hash, sync time), and every `schema` invalidation empties it anyway.
+  const merges = new LRUCache<string, EffectiveSchema>({ max: MAX_CACHED_MERGES });
+  bus.subscribe('schema', () => merges.clear());
+  const forget = () => {
+    merges.clear();
+    cache.forget();
+  };
   return {
     async find(target) {
       const entry = await cache.fetch(target.environmentId, async () => {
@@ -111,13 +151,18 @@ export function createSchemaReader(db: Queryable, bus: InvalidationBus): SchemaR
     async load(queryable, target) {
       const stamps = await listSchemaLayerStamps(queryable, target);
       if (stamps.length === 0) return null;
+      const stamp = stampOf(stamps);
       const cached = cache.cached(target.environmentId);
-      if (cached && cached.stamp === stampOf(stamps)) return cached.schema;
+      if (cached && cached.stamp === stamp) return cached.schema;
+      const merge = bus.isLive() ? merges.get(stamp) : undefined;
+      if (merge) return merge;
       const merged = await loadMergedSchema(queryable, target);
-      // Not cached: this transaction may still roll back or see what others do not yet.
-      return merged ? toEffectiveSchema(merged) : null;
+      if (!merged) return null;
+      const schema = toEffectiveSchema(merged);
+      if (bus.isLive()) merges.set(merged.stamp, schema);
+      return schema;
     },
     validatorFor: (schema, type) => validators.validatorFor(schema.schemaHash, type),
-    invalidate: cache.forget,
+    invalidate: forget,
   };
 }

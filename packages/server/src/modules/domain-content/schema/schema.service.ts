@@ -4,7 +4,9 @@ import {
   computeSchemaHash,
   invalidInput,
   type ResolvedSchema,
+  type SchemaLocales,
   type SchemaType,
+  schemaOrderKey,
   validateResolvedSchema,
 } from '@cms/core';
 import type { Clock } from '../../../clock.js';
@@ -17,12 +19,21 @@ import {
 } from '../../../storage/repositories/schema.repository.js';
 import type { InvalidationBus } from '../../../tenancy/invalidation.js';
 import { mergeLayers } from './schema-layers.js';
-import { EMPTY_SCHEMA, EMPTY_SCHEMA_HASH, requireSchemaType, type SchemaReader } from './schema-reader.js';
+import {
+  EMPTY_SCHEMA,
+  EMPTY_SCHEMA_HASH,
+  localesOf,
+  requireSchemaType,
+  type SchemaReader,
+  snapshotLocalesOf,
+} from './schema-reader.js';
 
 /** `GET /schema`: every type in force and the hash guarding content writes. */
 export interface SchemaView {
   types: SchemaType[];
   schemaHash: string;
+  /** The locales the synced config declares (docs/api.md "Schema registry"). */
+  locales?: SchemaLocales;
 }
 
 /** `PUT /schema/sync` body. */
@@ -90,7 +101,11 @@ export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: 
     async list(ctx: EnvironmentContext): Promise<SchemaView> {
       const schema = await deps.schemas.find(ctx.target);
       if (!schema) return { types: [], schemaHash: EMPTY_SCHEMA_HASH };
-      return { types: [...schema.types.values()], schemaHash: schema.schemaHash };
+      return {
+        types: [...schema.types.values()],
+        schemaHash: schema.schemaHash,
+        ...(schema.locales ? { locales: schema.locales } : {}),
+      };
     },
 
     async get(ctx: EnvironmentContext, name: string): Promise<SchemaType & { schemaHash: string }> {
@@ -121,8 +136,20 @@ export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: 
           syncedBy,
         });
         // Same effective schema: also when an extending environment is sent exactly what it inherits
-        // (it then keeps following its base: no layer is stored).
-        if (current && current.schemaHash === next.schemaHash)
+        // (it then keeps following its base: no layer is stored). The hash ignores key order, so a
+        // sync that only reorders fields changes the schema too: the order is what forms and new
+        // files follow (migration 0018), though content writes keep the same hash. So do new locales
+        // in the config (`GET /schema` answers them); a snapshot without locales leaves them as they are.
+        const sentLocales = localesOf(snapshotLocalesOf(input.rawConfigSnapshot, target.environmentName));
+        const sameLocales =
+          !sentLocales ||
+          JSON.stringify(sentLocales) === JSON.stringify(current ? localesOf(current.nearest.configLocales) : null);
+        if (
+          current &&
+          current.schemaHash === next.schemaHash &&
+          schemaOrderKey(current.resolvedSchema) === schemaOrderKey(next.schema) &&
+          sameLocales
+        )
           return unchanged(current.latest.syncedAt, current.latest.syncedBy);
         const sync = {
           historyId: randomUUID(),
