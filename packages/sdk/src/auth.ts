@@ -32,6 +32,12 @@ export function authArea(t: Transport) {
       challenge: (id: string, options?: CallOptions) => callRoute(t, 'auth.cli.challenge', { params: { id } }, options),
       authorize: (challengeId: string, options?: CallOptions) =>
         callRoute(t, 'auth.cli.authorize', { json: { challengeId } }, options),
+      /** Refuses the sign-in (session); the waiting command line is told on its next poll. */
+      deny: (challengeId: string, options?: CallOptions) =>
+        callRoute(t, 'auth.cli.deny', { json: { challengeId } }, options),
+      /** Where the sign-in stands (`pending`, `authorized`, `exchanged`, `denied`), for the waiting command line. */
+      poll: (challengeId: string, options?: CallOptions) =>
+        callRoute(t, 'auth.cli.poll', { json: { challengeId } }, options),
       exchange: (body: In<'auth.cli.exchange', 'body'>, options?: CallOptions) =>
         callRoute(t, 'auth.cli.exchange', { json: body }, options),
     },

@@ -1,16 +1,20 @@
 /**
  * The loopback listener of `cms login`: one ephemeral port on 127.0.0.1 and, when available, the
- * same port on ::1; the callback must come to our secret `state` path and hands back the one-time `code`.
+ * same port on ::1; the callback must come to our secret `state` path and hands back the one-time `code`,
+ * or `error=access_denied` when the user denied the sign-in on the authorize page.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** What the authorize page sent back: the one-time code, or the user's refusal. */
+export type LoopbackAnswer = { code: string; challengeId?: string } | { denied: true; challengeId?: string };
+
 export interface Loopback {
   callbackUrl: string;
   state: string;
-  /** Resolves with the code the authorize page sent back. */
-  code: Promise<{ code: string; challengeId?: string }>;
+  /** Resolves with what the authorize page sent back. */
+  code: Promise<LoopbackAnswer>;
   close(): void;
 }
 
@@ -19,22 +23,28 @@ const PAGE = (title: string, text: string) =>
 
 export async function startLoopback(): Promise<Loopback> {
   const state = randomBytes(16).toString('hex');
-  let resolveCode!: (value: { code: string; challengeId?: string }) => void;
-  const code = new Promise<{ code: string; challengeId?: string }>((done) => {
+  let resolveCode!: (value: LoopbackAnswer) => void;
+  const code = new Promise<LoopbackAnswer>((done) => {
     resolveCode = done;
   });
   const handler = (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const value = url.searchParams.get('code');
-    if (url.pathname !== `/callback/${state}` || !value) {
+    const denied = url.searchParams.get('error') === 'access_denied';
+    if (url.pathname !== `/callback/${state}` || (!value && !denied)) {
       response.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
       response.end(PAGE('Not signed in', 'This address does not belong to the running cms login.'));
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(PAGE('Signed in', 'You can close this tab and return to the terminal.'));
     const challengeId = url.searchParams.get('challengeId') ?? undefined;
-    resolveCode({ code: value, ...(challengeId ? { challengeId } : {}) });
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    if (denied) {
+      response.end(PAGE('Not signed in', 'You denied this sign-in. You can close this tab; nothing was granted.'));
+      resolveCode({ denied: true, ...(challengeId ? { challengeId } : {}) });
+      return;
+    }
+    response.end(PAGE('Signed in', 'You can close this tab and return to the terminal.'));
+    resolveCode({ code: value as string, ...(challengeId ? { challengeId } : {}) });
   };
   const servers: Server[] = [];
   const listen = (host: string, port: number) =>

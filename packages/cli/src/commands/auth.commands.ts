@@ -13,10 +13,61 @@ import { action } from '../cli/run-command.js';
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
+/** How often a waiting `cms login` asks the server whether its sign-in was denied. */
+const POLL_INTERVAL_MS = 2000;
+
+/** The user pressed Deny on the authorize page: nothing was granted, the command stops at once. */
+function loginDenied(): CliError {
+  return new CliError('LOGIN_DENIED', 'The sign-in was denied in the browser: nothing was granted.', {
+    exitCode: EXIT.notSignedIn,
+    hint: 'Run `cms login` again if you meant to sign in, and authorize only when the page shows the code this command printed.',
+  });
+}
+
+function loginExpired(): CliError {
+  return new CliError('LOGIN_EXPIRED', 'The sign-in request expired before it was authorized.', {
+    exitCode: EXIT.notSignedIn,
+    hint: 'Run `cms login` again.',
+  });
+}
+
+/** What ends the wait: the code (from the browser or pasted), a denial, or the challenge's end. */
+type WaitOutcome = { code: string } | { denied: true } | { expired: true };
+
+/**
+ * Asks the server every POLL_INTERVAL_MS where the challenge stands, until `signal` aborts; resolves
+ * when it was denied or is over. Unreachable server or other errors: keeps asking (the other waits go on).
+ */
+async function watchChallenge(api: CmsApi, challengeId: string, signal: AbortSignal): Promise<WaitOutcome | undefined> {
+  while (!signal.aborted) {
+    await new Promise<void>((done) => {
+      const timer = setTimeout(done, POLL_INTERVAL_MS);
+      timer.unref();
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          done();
+        },
+        { once: true },
+      );
+    });
+    if (signal.aborted) return undefined;
+    try {
+      const { status } = await api.auth.poll(challengeId, { signal });
+      if (status === 'denied') return { denied: true };
+    } catch (error) {
+      if (isApiError(error) && (error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND')) return { expired: true };
+    }
+  }
+  return undefined;
+}
+
 /**
  * The code of a new challenge: from the browser sent back to the loopback listener, or pasted (the
  * authorize page shows it when there is no callback, with --no-browser). Undefined when this run
- * cannot receive it: `cms login --code` finishes the sign-in later.
+ * cannot receive it: `cms login --code` finishes the sign-in later. A denial on the authorize page
+ * (sent back to the loopback listener, or seen by polling the server) stops it at once.
  */
 async function waitForCode(
   ctx: Context,
@@ -24,13 +75,16 @@ async function waitForCode(
   account: string,
   target: { project: string; environment: string },
   openAddress: boolean,
-): Promise<{ challengeId: string; code: string } | { pending: { authorizeUrl: string; expiresAt: string } }> {
+): Promise<
+  { challengeId: string; code: string } | { pending: { authorizeUrl: string; userCode: string; expiresAt: string } }
+> {
   // Without a browser on this machine (SSH, WSL) the browser cannot come back to a loopback address:
   // the page then shows the code instead.
   const loopback = openAddress ? await startLoopback() : undefined;
   try {
     const started = await api.auth.start({ ...target, ...(loopback ? { callbackUrl: loopback.callbackUrl } : {}) });
     ctx.out.log(`Open this address in a browser where you are signed in to the Studio:\n\n  ${started.authorizeUrl}\n`);
+    ctx.out.log(`The page must show the code ${started.userCode}. Authorize only if it does; otherwise choose Deny.\n`);
     if (!loopback)
       await savePendingLogin(account, { challengeId: started.challengeId, expiresAt: started.expiresAt }, ctx.env);
     if (loopback && !(await openBrowser(started.authorizeUrl, ctx.env))) {
@@ -40,11 +94,13 @@ async function waitForCode(
       ctx.out.log(
         `Authorize there, then run \`cms login --code <code>\` with the code the page shows (before ${clock(started.expiresAt)}).`,
       );
-      return { pending: { authorizeUrl: started.authorizeUrl, expiresAt: started.expiresAt } };
+      return {
+        pending: { authorizeUrl: started.authorizeUrl, userCode: started.userCode, expiresAt: started.expiresAt },
+      };
     }
     const abort = new AbortController();
-    const waits: Array<Promise<string | undefined>> = [];
-    if (loopback) waits.push(loopback.code.then((c) => c.code));
+    const waits: Array<Promise<WaitOutcome | undefined>> = [];
+    if (loopback) waits.push(loopback.code.then((c) => ('denied' in c ? { denied: true } : { code: c.code })));
     if (ctx.prompt.interactive) {
       const text = loopback
         ? 'Waiting for the browser. If it cannot come back here, paste the code from its address bar (code=…): '
@@ -52,7 +108,7 @@ async function waitForCode(
       // Our own abort (the browser came back first) ends the question quietly; Ctrl-C interrupts.
       waits.push(
         question(text, abort.signal).then(
-          (answer) => answer.trim(),
+          (answer) => ({ code: answer.trim() }),
           (error: unknown) => {
             if (abort.signal.aborted) return undefined;
             throw error;
@@ -62,17 +118,15 @@ async function waitForCode(
     } else {
       ctx.out.log(`Waiting for the browser until ${clock(started.expiresAt)} (Ctrl-C stops).`);
     }
+    // A denial reaches this run even when the browser cannot come back to the loopback address.
+    waits.push(watchChallenge(api, started.challengeId, abort.signal));
     const expires = new Date(started.expiresAt).getTime() - Date.now();
-    waits.push(new Promise((done) => setTimeout(() => done(undefined), Math.max(1000, expires)).unref()));
-    const code = await Promise.race(waits);
+    waits.push(new Promise((done) => setTimeout(() => done({ expired: true }), Math.max(1000, expires)).unref()));
+    const outcome = await Promise.race(waits);
     abort.abort();
-    if (!code) {
-      throw new CliError('LOGIN_EXPIRED', 'The sign-in request expired before it was authorized.', {
-        exitCode: EXIT.notSignedIn,
-        hint: 'Run `cms login` again.',
-      });
-    }
-    return { challengeId: started.challengeId, code };
+    if (outcome && 'denied' in outcome) throw loginDenied();
+    if (!outcome || !('code' in outcome) || !outcome.code) throw loginExpired();
+    return { challengeId: started.challengeId, code: outcome.code };
   } finally {
     loopback?.close();
   }
@@ -115,6 +169,10 @@ export function registerAuthCommands(program: Command): void {
         try {
           exchanged = await api.auth.exchange(answer);
         } catch (error) {
+          if (isApiError(error) && error.details.reason === 'access_denied') {
+            await forgetPendingLogin(account, ctx.env);
+            throw loginDenied();
+          }
           if (isApiError(error)) {
             // A wrong code may be tried again (the message says how many tries are left); anything
             // else (expired, too many tries, refused) means starting over.

@@ -57,6 +57,50 @@ async function approve(challengeId: string): Promise<{ code: string; callbackUrl
   return { code: approved.body.data.code, callbackUrl: shown.body.data.callbackUrl };
 }
 
+/** The challenge's loopback address, as the authorize page reads it. */
+async function callbackOf(challengeId: string): Promise<string> {
+  const shown = await asSession(server.url, session, 'GET', `/api/v1/auth/cli/challenges/${challengeId}`, {
+    project: null,
+    environment: null,
+  });
+  expect(shown.status, shown.text).toBe(200);
+  return shown.body.data.callbackUrl;
+}
+
+/** The user code `cms login` printed for the person to compare with the page. */
+function userCodeOf(stderr: string): string | undefined {
+  return stderr.match(/The page must show the code (\d{3}-\d{3})\./)?.[1];
+}
+
+/** What the Deny button of the authorize page does on the server. */
+async function denyOnServer(challengeId: string): Promise<void> {
+  const denied = await asSession(server.url, session, 'POST', '/api/v1/auth/cli/deny', {
+    body: { challengeId },
+    project: null,
+    environment: null,
+  });
+  expect(denied.status, denied.text).toBe(200);
+}
+
+/** Starts `cms login --json` (browser "opened" by `true`) and resolves once it waits for the browser. */
+async function startWaitingLogin() {
+  const child = spawn(process.execPath, [BIN, 'login', '--json'], {
+    cwd: ws.dir,
+    env: { ...ws.env, ...env, BROWSER: 'true' },
+  });
+  const out = { stderr: '', stdout: '' };
+  child.stdout.on('data', (d) => (out.stdout += d));
+  const exited = new Promise<number>((done) => child.on('close', (c) => done(c ?? 1)));
+  const challengeId = await new Promise<string>((done) => {
+    child.stderr.on('data', (d) => {
+      out.stderr += d;
+      const id = challengeOf(out.stderr);
+      if (id && out.stderr.includes('Waiting for the browser')) done(id);
+    });
+  });
+  return { child, out, exited, challengeId };
+}
+
 function challengeOf(stderr: string): string | undefined {
   const match = stderr.match(/\S+\/studio\/cli\/authorize\?challenge=(\S+)/);
   return match?.[1];
@@ -134,6 +178,71 @@ describe('login', () => {
     expect(again.code).toBe(4);
     expect(again.json.error.code).toBe('LOGIN_NOT_STARTED');
     expect(again.json.error.hint).toContain('cms login --no-browser');
+  });
+
+  it('prints the user code the authorize page shows, before the browser is needed', async () => {
+    const { child, out, exited, challengeId } = await startWaitingLogin();
+    try {
+      const shown = await asSession(server.url, session, 'GET', `/api/v1/auth/cli/challenges/${challengeId}`, {
+        project: null,
+        environment: null,
+      });
+      expect(userCodeOf(out.stderr)).toBe(shown.body.data.userCode);
+    } finally {
+      child.kill('SIGINT');
+      await exited;
+    }
+  });
+
+  it('a denial on the page stops the waiting login at once: LOGIN_DENIED, exit 4', async () => {
+    const { out, exited, challengeId } = await startWaitingLogin();
+    const deniedAt = Date.now();
+    await denyOnServer(challengeId);
+    // The CLI polls the server every 2 s: it stops well before the challenge's 10 minutes.
+    const exit = await exited;
+    expect(Date.now() - deniedAt).toBeLessThan(10_000);
+    expect(exit, out.stderr).toBe(4);
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      ok: false,
+      exitCode: 4,
+      error: {
+        code: 'LOGIN_DENIED',
+        message: expect.stringMatching(/denied/),
+        hint: expect.stringContaining('cms login'),
+      },
+    });
+  });
+
+  it('a denial sent back to the loopback address stops the login too, without waiting for a poll', async () => {
+    const { out, exited, challengeId } = await startWaitingLogin();
+    const callbackUrl = await callbackOf(challengeId);
+    // What the page does after Deny when the command line gave a callback.
+    const back = await fetch(`${callbackUrl}?challengeId=${challengeId}&error=access_denied`);
+    expect(back.status).toBe(200);
+    expect(await back.text()).toMatch(/denied/);
+    expect(await exited, out.stderr).toBe(4);
+    expect(JSON.parse(out.stdout).error.code).toBe('LOGIN_DENIED');
+    // The server was not told here (the page tells it first): the stop came from the loopback answer.
+    const polled = await server.request('POST', '/api/v1/auth/cli/poll', {
+      body: { challengeId },
+      key: null,
+      project: null,
+      environment: null,
+    });
+    expect(polled.body.data).toEqual({ status: 'pending' });
+  });
+
+  it('--no-browser then --code after a denial: LOGIN_DENIED, and the waiting sign-in is forgotten', async () => {
+    const started = await ws.run(['login', '--no-browser', '--json'], { env });
+    expect(started.code, started.stderr).toBe(0);
+    const challengeId = challengeOf(started.stderr) as string;
+    expect(started.json.data.pending.userCode).toBe(userCodeOf(started.stderr));
+    await denyOnServer(challengeId);
+    const after = await ws.run(['login', '--code', 'AAAA-BBBB', '--json'], { env });
+    expect(after.code).toBe(4);
+    expect(after.json.error.code).toBe('LOGIN_DENIED');
+    const again = await ws.run(['login', '--code', 'AAAA-BBBB', '--json'], { env });
+    expect(again.json.error.code).toBe('LOGIN_NOT_STARTED');
   });
 
   it('no key for a mistyped project names the target and the keys that are stored', async () => {

@@ -17,19 +17,27 @@ export const CliStartBodySchema = Type.Object(
 );
 export type CliStartBody = Static<typeof CliStartBodySchema>;
 
-/** Answer of start. */
+/**
+ * Answer of start. `userCode` (`K7QM-3XTP`) is printed by the command line and shown by the authorize
+ * page before approving, so the user can check the page asks about the command they started.
+ */
 export const CliStartedSchema = Type.Object({
   challengeId: Type.String(),
   authorizeUrl: Type.String(),
+  userCode: Type.String(),
   expiresAt: Timestamp,
 });
+
+/** Where a challenge stands: `denied` once the user refused it in the Studio. */
+export const CliChallengeStatusSchema = StringEnum(['pending', 'authorized', 'exchanged', 'denied']);
 
 /** What the authorize page shows before approving. */
 export const CliChallengeSchema = Type.Object({
   challengeId: Type.String(),
   project: Type.String(),
   environment: Type.String(),
-  status: StringEnum(['pending', 'authorized', 'exchanged']),
+  userCode: Type.String(),
+  status: CliChallengeStatusSchema,
   callbackUrl: Nullable(Type.String()),
   expiresAt: Timestamp,
 });
@@ -40,6 +48,18 @@ export const CliAuthorizeBodySchema = Type.Object({ challengeId: ChallengeIdInpu
 
 /** Answer of authorize: the one-time code. */
 export const CliAuthorizedSchema = Type.Object({ success: Type.Boolean(), code: Type.String() });
+
+/** Body of `POST /api/v1/auth/cli/deny`. */
+export const CliDenyBodySchema = Type.Object({ challengeId: ChallengeIdInput }, { additionalProperties: false });
+
+/** Answer of deny. */
+export const CliDeniedSchema = Type.Object({ success: Type.Boolean() });
+
+/** Body of `POST /api/v1/auth/cli/poll`. */
+export const CliPollBodySchema = Type.Object({ challengeId: ChallengeIdInput }, { additionalProperties: false });
+
+/** Answer of poll: where the challenge stands, for a command line waiting on it. */
+export const CliPolledSchema = Type.Object({ status: CliChallengeStatusSchema });
 
 /** Body of `POST /api/v1/auth/cli/exchange`. */
 export const CliExchangeBodySchema = Type.Object(
@@ -83,6 +103,30 @@ export const authCliAuthorizeRoute = defineRoute({
   target: 'none',
   request: { body: CliAuthorizeBodySchema },
   response: { status: 200, envelope: 'single', schema: CliAuthorizedSchema },
+});
+
+export const authCliDenyRoute = defineRoute({
+  id: 'auth.cli.deny',
+  kind: 'command',
+  method: 'POST',
+  path: '/api/v1/auth/cli/deny',
+  summary: 'Refuse a command-line sign-in (session and CSRF); the waiting command stops at once',
+  target: 'none',
+  request: { body: CliDenyBodySchema },
+  response: { status: 200, envelope: 'single', schema: CliDeniedSchema },
+});
+
+export const authCliPollRoute = defineRoute({
+  id: 'auth.cli.poll',
+  kind: 'query',
+  method: 'POST',
+  path: '/api/v1/auth/cli/poll',
+  summary: 'Where a command-line sign-in stands (pending, authorized, exchanged or denied), for the waiting command',
+  target: 'none',
+  auth: 'public',
+  csrf: false,
+  request: { body: CliPollBodySchema },
+  response: { status: 200, envelope: 'single', schema: CliPolledSchema },
 });
 
 export const authCliExchangeRoute = defineRoute({

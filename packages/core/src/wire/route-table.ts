@@ -82,5 +82,7 @@ export const routeTable = {
   'auth.cli.start': ['POST', '/api/v1/auth/cli/start'],
   'auth.cli.challenge': ['GET', '/api/v1/auth/cli/challenges/{id}'],
   'auth.cli.authorize': ['POST', '/api/v1/auth/cli/authorize'],
+  'auth.cli.deny': ['POST', '/api/v1/auth/cli/deny'],
+  'auth.cli.poll': ['POST', '/api/v1/auth/cli/poll'],
   'auth.cli.exchange': ['POST', '/api/v1/auth/cli/exchange'],
 } as const satisfies Record<string, readonly [HttpMethod, string]>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asSession, expectError, signInAs } from '../identity/identity-helpers.js';
 import { sendRequest, startTestServer, type TestServer } from '../support/test-server.js';
-import { authorize, exchange, movableClock, signInCli, startChallenge } from './cli-helpers.js';
+import { authorize, deny, exchange, movableClock, poll, signInCli, startChallenge } from './cli-helpers.js';
 
 const TARGET = { project: 'default', environment: 'production' };
 const time = movableClock();
@@ -15,12 +15,14 @@ afterAll(() => t.close());
 const editorGrant = [{ project: 'default', environment: '*', role: 'editor' }];
 
 describe('start', () => {
-  it('needs no credentials and answers the challenge, the Studio address and an expiry 10 minutes out', async () => {
+  it('needs no credentials and answers the challenge, the Studio address, a user code and an expiry 10 minutes out', async () => {
     const before = Date.now();
     const started = await startChallenge(t.url, TARGET);
     expect(started.status, started.text).toBe(200);
-    const { challengeId, authorizeUrl, expiresAt } = started.body.data;
-    expect(Object.keys(started.body.data).sort()).toEqual(['authorizeUrl', 'challengeId', 'expiresAt']);
+    const { challengeId, authorizeUrl, expiresAt, userCode } = started.body.data;
+    expect(Object.keys(started.body.data).sort()).toEqual(['authorizeUrl', 'challengeId', 'expiresAt', 'userCode']);
+    // Digits only, so it never looks like the one-time code the page gives back (K7QM-3XTP).
+    expect(userCode).toMatch(/^\d{3}-\d{3}$/);
     expect(challengeId).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(authorizeUrl).toBe(`https://cms.example.test/studio/cli/authorize?challenge=${challengeId}`);
     const lifetime = new Date(expiresAt).getTime() - before;
@@ -62,7 +64,7 @@ describe('the authorize page', () => {
   it('shows a signed-in user the project, environment, status, callback and expiry', async () => {
     const session = await signInAs(t, { grants: editorGrant });
     const started = await startChallenge(t.url, { ...TARGET, callbackUrl: 'http://127.0.0.1:4567/done' });
-    const { challengeId, expiresAt } = started.body.data;
+    const { challengeId, expiresAt, userCode } = started.body.data;
     const shown = await asSession(t.url, session, 'GET', `/api/v1/auth/cli/challenges/${challengeId}`, {
       project: null,
       environment: null,
@@ -74,6 +76,7 @@ describe('the authorize page', () => {
       environment: 'production',
       status: 'pending',
       callbackUrl: 'http://127.0.0.1:4567/done',
+      userCode,
       expiresAt,
     });
   });
@@ -141,6 +144,91 @@ describe('authorize', () => {
     const rows = await t.db.query<{ codeHash: Buffer }>('select code_hash as "codeHash" from cli_challenges');
     const code = approved.body.data.code as string;
     expect(rows.rows.some((row) => row.codeHash?.toString('latin1').includes(code))).toBe(false);
+  });
+});
+
+describe('deny', () => {
+  it('needs a session and the CSRF header; API keys and anonymous callers cannot deny', async () => {
+    const session = await signInAs(t, { grants: editorGrant });
+    const { challengeId } = (await startChallenge(t.url, TARGET)).body.data;
+    const noCsrf = await asSession(t.url, session, 'POST', '/api/v1/auth/cli/deny', {
+      body: { challengeId },
+      csrf: false,
+      project: null,
+      environment: null,
+    });
+    expectError(noCsrf, 403, 'CSRF_INVALID');
+    const byKey = await t.request('POST', '/api/v1/auth/cli/deny', {
+      body: { challengeId },
+      project: null,
+      environment: null,
+    });
+    expectError(byKey, 403, 'FORBIDDEN');
+    const anonymous = await sendRequest(t.url, null, 'POST', '/api/v1/auth/cli/deny', {
+      body: { challengeId },
+      project: null,
+      environment: null,
+    });
+    expectError(anonymous, 401, 'UNAUTHORIZED');
+    expectError(await deny(t.url, session, 'C'.repeat(43)), 404, 'NOT_FOUND');
+    expect((await poll(t.url, challengeId)).body.data).toEqual({ status: 'pending' });
+  });
+
+  it('tells the waiting command at once: poll says denied, approve and exchange are FORBIDDEN access_denied', async () => {
+    const session = await signInAs(t, { grants: editorGrant });
+    const { challengeId } = (await startChallenge(t.url, TARGET)).body.data;
+    const denied = await deny(t.url, session, challengeId);
+    expect(denied.status, denied.text).toBe(200);
+    expect(denied.body.data).toEqual({ success: true });
+    // Denying again changes nothing and is not an error (a second click, a second tab).
+    expect((await deny(t.url, session, challengeId)).status).toBe(200);
+
+    const polled = await poll(t.url, challengeId);
+    expect(polled.status, polled.text).toBe(200);
+    expect(polled.body.data).toEqual({ status: 'denied' });
+
+    const approve = await authorize(t.url, session, challengeId);
+    expectError(approve, 403, 'FORBIDDEN');
+    expect(approve.body.error.details).toEqual({ reason: 'access_denied' });
+    const exchanged = await exchange(t.url, challengeId, 'K7QM-3XTP');
+    expectError(exchanged, 403, 'FORBIDDEN');
+    expect(exchanged.body.error.details).toEqual({ reason: 'access_denied' });
+    expect(exchanged.body.error.message).toMatch(/denied/);
+    // A denial is no wrong code: nothing was counted against the challenge.
+    const rows = await t.db.query<{ failedAttempts: number; state: string }>(
+      'select failed_attempts as "failedAttempts", state from cli_challenges where denied_at is not null',
+    );
+    expect(rows.rows.length).toBeGreaterThan(0);
+    expect(rows.rows.every((row) => row.failedAttempts === 0 && row.state === 'denied')).toBe(true);
+  });
+
+  it('cannot take back an approval: denying an approved challenge is INVALID_INPUT and the code still works', async () => {
+    const session = await signInAs(t, { grants: editorGrant });
+    const { challengeId } = (await startChallenge(t.url, TARGET)).body.data;
+    const { code } = (await authorize(t.url, session, challengeId)).body.data;
+    expectError(await deny(t.url, session, challengeId), 400, 'INVALID_INPUT');
+    expect((await poll(t.url, challengeId)).body.data).toEqual({ status: 'authorized' });
+    expect((await exchange(t.url, challengeId, code)).status).toBe(200);
+    expect((await poll(t.url, challengeId)).body.data).toEqual({ status: 'exchanged' });
+  });
+});
+
+describe('poll', () => {
+  it('needs no credentials; unknown challenge NOT_FOUND; expired FORBIDDEN', async () => {
+    const { challengeId } = (await startChallenge(t.url, TARGET)).body.data;
+    const polled = await poll(t.url, challengeId);
+    expect(polled.status, polled.text).toBe(200);
+    expect(polled.body.data).toEqual({ status: 'pending' });
+    expectError(await poll(t.url, 'D'.repeat(43)), 404, 'NOT_FOUND');
+    expectError(await poll(t.url, 'nope'), 404, 'NOT_FOUND');
+    time.advance(10 * 60_000 + 1000);
+    try {
+      const expired = await poll(t.url, challengeId);
+      expectError(expired, 403, 'FORBIDDEN');
+      expect(expired.body.error.message).toMatch(/restart/);
+    } finally {
+      time.advance(-(10 * 60_000 + 1000));
+    }
   });
 });
 

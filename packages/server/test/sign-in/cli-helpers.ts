@@ -31,6 +31,24 @@ export function authorize(url: string, session: Session, challengeId: string): P
   });
 }
 
+/** Refuses a challenge in the browser session. */
+export function deny(url: string, session: Session, challengeId: string): Promise<TestResponse> {
+  return asSession(url, session, 'POST', '/api/v1/auth/cli/deny', {
+    body: { challengeId },
+    project: null,
+    environment: null,
+  });
+}
+
+/** Asks where a challenge stands, as the waiting CLI does: no credentials. */
+export function poll(url: string, challengeId: string): Promise<TestResponse> {
+  return sendRequest(url, null, 'POST', '/api/v1/auth/cli/poll', {
+    body: { challengeId },
+    project: null,
+    environment: null,
+  });
+}
+
 /** Runs start -> authorize -> exchange and returns the key. */
 export async function signInCli(
   url: string,

@@ -27,6 +27,8 @@ export const auth = {
   cliChallenge: (challengeId: string) => viaSdk(() => cms.auth.cli.challenge(challengeId)),
   /** The one-time code, for the command line waiting at the challenge's `callbackUrl` (or for the person to paste). */
   cliAuthorize: (challengeId: string) => viaSdk(() => cms.auth.cli.authorize(challengeId)),
+  /** Refuses the sign-in on the server, so the waiting command line stops at once. */
+  cliDeny: (challengeId: string) => viaSdk(() => cms.auth.cli.deny(challengeId)),
 };
 
 export const studio = {

@@ -6,11 +6,15 @@ import { AuthCard } from '../ui/auth-card.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
 
-/** The loopback address the command line listens on, with the challenge and code added. */
-export function callbackAddress(callbackUrl: string, challengeId: string, code: string): string {
+/**
+ * The loopback address the command line listens on, with the challenge and the code added, or
+ * `error=access_denied` (RFC 8628's name) when the person denied the sign-in.
+ */
+export function callbackAddress(callbackUrl: string, challengeId: string, answer: { code: string } | 'denied'): string {
   const url = new URL(callbackUrl);
   url.searchParams.set('challengeId', challengeId);
-  url.searchParams.set('code', code);
+  if (answer === 'denied') url.searchParams.set('error', 'access_denied');
+  else url.searchParams.set('code', answer.code);
   return url.toString();
 }
 
@@ -19,7 +23,7 @@ type State =
   | { step: 'ask'; challenge: CliChallenge }
   | { step: 'done'; code: string; challenge: CliChallenge }
   | { step: 'sent' }
-  | { step: 'denied' }
+  | { step: 'denied'; returning: boolean }
   | { step: 'failed'; error: ApiError };
 
 /** `/studio/cli/authorize?challenge=`: approve or refuse a command-line sign-in. */
@@ -74,10 +78,24 @@ export function CliAuthorizePage() {
       const answer = await auth.cliAuthorize(challengeId);
       if (challenge.callbackUrl) {
         setState({ step: 'sent' });
-        window.location.assign(callbackAddress(challenge.callbackUrl, challengeId, answer.code));
+        window.location.assign(callbackAddress(challenge.callbackUrl, challengeId, { code: answer.code }));
         return;
       }
       setState({ step: 'done', code: answer.code, challenge });
+    } catch (caught) {
+      setState({ step: 'failed', error: toApiError(caught) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** Tells the server, so the waiting command stops at once; with a callback, tells the command line too. */
+  const deny = async (challenge: CliChallenge) => {
+    setBusy(true);
+    try {
+      await auth.cliDeny(challengeId);
+      setState({ step: 'denied', returning: Boolean(challenge.callbackUrl) });
+      if (challenge.callbackUrl) window.location.assign(callbackAddress(challenge.callbackUrl, challengeId, 'denied'));
     } catch (caught) {
       setState({ step: 'failed', error: toApiError(caught) });
     } finally {
@@ -95,16 +113,24 @@ export function CliAuthorizePage() {
             A <code>cms</code> command asks to act as you in project <strong>{state.challenge.project}</strong>,
             environment <strong>{state.challenge.environment}</strong>.
           </p>
+          <p>Check that your terminal shows this code:</p>
+          <p className="code-display">
+            <output aria-label="Code from the command line">{state.challenge.userCode}</output>
+          </p>
+          <p>
+            <strong>Authorize only if it is the same code.</strong> If it differs, or you did not run{' '}
+            <code>cms login</code> yourself, choose Deny.
+          </p>
           <p className="muted">
             It gets a key with your permissions there, valid 90 days. This request expires at{' '}
             <time dateTime={state.challenge.expiresAt}>{new Date(state.challenge.expiresAt).toLocaleTimeString()}</time>
-            . Only authorize a command you started yourself.
+            .
           </p>
           <div className="actions">
             <button type="button" className="primary" disabled={busy} onClick={() => authorize(state.challenge)}>
               Authorize
             </button>
-            <button type="button" disabled={busy} onClick={() => setState({ step: 'denied' })}>
+            <button type="button" disabled={busy} onClick={() => deny(state.challenge)}>
               Deny
             </button>
           </div>
@@ -122,7 +148,9 @@ export function CliAuthorizePage() {
       {state.step === 'sent' ? <Notice kind="success">Authorized. Returning to the command line…</Notice> : null}
       {state.step === 'denied' ? (
         <Notice kind="warning">
-          Denied. Nothing was granted; you can close this tab, and the command line will time out.
+          {state.returning
+            ? 'Denied. Nothing was granted; telling the command line…'
+            : 'Denied. Nothing was granted; the command line stops with an error. You can close this tab.'}
         </Notice>
       ) : null}
     </AuthCard>

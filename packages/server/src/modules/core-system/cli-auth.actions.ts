@@ -1,8 +1,15 @@
-import { authCliAuthorizeRoute, authCliChallengeRoute, authCliExchangeRoute, authCliStartRoute } from '@cms/core';
+import {
+  authCliAuthorizeRoute,
+  authCliChallengeRoute,
+  authCliDenyRoute,
+  authCliExchangeRoute,
+  authCliPollRoute,
+  authCliStartRoute,
+} from '@cms/core';
 import { defineAction } from '../../actions/define-action.js';
 import type { CliAuthService } from './cli-auth.service.js';
 
-/** The command-line device flow: start, describe, authorize, exchange. */
+/** The command-line device flow: start, describe, authorize or deny, poll, exchange. */
 export function cliAuthActions(cliAuth: CliAuthService) {
   return [
     defineAction({
@@ -22,6 +29,18 @@ export function cliAuthActions(cliAuth: CliAuthService) {
       permissions: [],
       cli: { visibility: 'hidden' },
       handler: async ({ body }, ctx) => cliAuth.authorize(ctx, body.challengeId),
+    }),
+    defineAction({
+      route: authCliDenyRoute,
+      permissions: [],
+      cli: { visibility: 'hidden' },
+      handler: async ({ body }, ctx) => cliAuth.deny(ctx, body.challengeId),
+    }),
+    defineAction({
+      route: authCliPollRoute,
+      permissions: [],
+      cli: { visibility: 'hidden' },
+      handler: async ({ body }) => cliAuth.poll(body.challengeId),
     }),
     defineAction({
       route: authCliExchangeRoute,

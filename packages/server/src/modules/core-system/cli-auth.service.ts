@@ -10,6 +10,7 @@ import {
   type CliChallengeState,
   countWrongCliCode,
   deleteCliChallengesExpiredBefore,
+  denyCliChallengeIfPending,
   findCliChallenge,
   findCliChallengeForUpdate,
   insertCliChallenge,
@@ -50,6 +51,7 @@ export interface CliChallengeView {
   environment: string;
   status: CliChallengeState;
   callbackUrl: string | null;
+  userCode: string;
   expiresAt: Date;
 }
 
@@ -57,6 +59,15 @@ function makeCode(): string {
   let code = '';
   for (let i = 0; i < CODE_LENGTH; i += 1) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+/**
+ * The user code the command line prints and the authorize page shows before approving: digits only
+ * (`482-913`), so it never looks like the one-time code pasted back (`K7QM-3XTP`). Not a secret.
+ */
+function makeUserCode(): string {
+  const digits = String(randomInt(1_000_000)).padStart(6, '0');
+  return `${digits.slice(0, 3)}-${digits.slice(3)}`;
 }
 
 /** Codes compare without case, dashes or spaces, so a pasted or retyped code matches. */
@@ -85,6 +96,13 @@ function assertLoopbackCallback(callbackUrl: string): void {
 
 const expired = () =>
   new CmsError('FORBIDDEN', 'This sign-in challenge has expired: run the sign-in command again to restart.');
+/** `details.reason` tells a refusal apart from the other `FORBIDDEN` answers (RFC 8628 `access_denied`). */
+const denied = () =>
+  new CmsError(
+    'FORBIDDEN',
+    'This sign-in was denied in the Studio: nothing was granted. Run the sign-in command again if you meant to sign in.',
+    { reason: 'access_denied' },
+  );
 const killed = () =>
   new CmsError('FORBIDDEN', 'Too many wrong codes: this sign-in challenge is void; run the sign-in command again.');
 
@@ -121,22 +139,26 @@ export function createCliAuthService(deps: {
   };
 
   return {
-    async start(input: CliStartInput): Promise<{ challengeId: string; authorizeUrl: string; expiresAt: Date }> {
+    async start(
+      input: CliStartInput,
+    ): Promise<{ challengeId: string; authorizeUrl: string; userCode: string; expiresAt: Date }> {
       if (input.callbackUrl !== undefined) assertLoopbackCallback(input.callbackUrl);
       const now = deps.clock();
       const challengeId = generateToken();
       const expiresAt = new Date(now.getTime() + CLI_CHALLENGE_TTL_MS);
+      const userCode = makeUserCode();
       await deleteCliChallengesExpiredBefore(deps.db, new Date(now.getTime() - CLI_CHALLENGE_KEEP_MS));
       await insertCliChallenge(deps.db, {
         idHash: hashToken(challengeId),
         project: input.project,
         environment: input.environment,
         callbackUrl: input.callbackUrl ?? null,
+        userCode,
         createdAt: now,
         expiresAt,
       });
       const authorizeUrl = `${deps.publicUrl}/studio/cli/authorize?challenge=${encodeURIComponent(challengeId)}`;
-      return { challengeId, authorizeUrl, expiresAt };
+      return { challengeId, authorizeUrl, userCode, expiresAt };
     },
 
     /** What the user is about to approve (session only). */
@@ -150,8 +172,38 @@ export function createCliAuthService(deps: {
         environment: row.environment,
         status: row.state,
         callbackUrl: row.callbackUrl,
+        userCode: row.userCode,
         expiresAt: row.expiresAt,
       };
+    },
+
+    /**
+     * Refuses a pending challenge (session and CSRF, like authorize): the waiting command sees
+     * `denied` on its next poll and an exchange is `FORBIDDEN` with `details.reason` `access_denied`.
+     * Denying twice is fine; a challenge already approved cannot be denied any more.
+     */
+    async deny(ctx: RequestContext, challengeId: string): Promise<{ success: true }> {
+      sessionUser(ctx);
+      const row = await load(challengeId);
+      const now = deps.clock();
+      if (row.expiresAt.getTime() <= now.getTime()) throw expired();
+      if (row.state === 'denied') return { success: true };
+      if (row.state !== 'pending' || !(await denyCliChallengeIfPending(deps.db, { idHash: row.idHash, now }))) {
+        throw invalidInput({ challengeId: 'already approved' }, 'This sign-in was already approved.');
+      }
+      return { success: true };
+    },
+
+    /**
+     * Where a challenge stands, for the command line waiting on it (no credentials: knowing the
+     * challenge id is enough, and the answer grants nothing). Expired or void: `FORBIDDEN`.
+     */
+    async poll(challengeId: string): Promise<{ status: CliChallengeState }> {
+      const row = await load(challengeId);
+      if (row.state === 'denied') return { status: 'denied' };
+      if (row.state !== 'exchanged' && row.expiresAt.getTime() <= deps.clock().getTime()) throw expired();
+      if (row.failedAttempts >= CLI_MAX_WRONG_CODES) throw killed();
+      return { status: row.state };
     },
 
     /** Approves a pending challenge for the signed-in user; the answer holds the one-time code. */
@@ -174,6 +226,7 @@ export function createCliAuthService(deps: {
       if (!user.scopesIn({ projectSlug: row.project, environmentName: row.environment }).has('content:read')) {
         throw new CmsError('FORBIDDEN', 'You cannot read this environment, so you cannot sign the CLI in to it.');
       }
+      if (row.state === 'denied') throw denied();
       if (row.state !== 'pending') {
         throw invalidInput({ challengeId: 'already approved' }, 'This sign-in was already approved.');
       }
@@ -200,6 +253,7 @@ export function createCliAuthService(deps: {
       const outcome = await deps.db.transaction(async (tx) => {
         const row = await findCliChallengeForUpdate(tx, idHash);
         if (!row) return { error: notFound('Sign-in challenge') };
+        if (row.state === 'denied') return { error: denied() };
         if (row.expiresAt.getTime() <= now.getTime()) return { error: expired() };
         if (row.failedAttempts >= CLI_MAX_WRONG_CODES) return { error: killed() };
         if (row.state === 'exchanged') {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db.js';
 
-/** Where a device challenge stands (interface.md "Command-line device challenge"). */
-export type CliChallengeState = 'pending' | 'authorized' | 'exchanged';
+/** Where a device challenge stands (interface.md "Command-line device challenge"; `denied` is ours). */
+export type CliChallengeState = 'pending' | 'authorized' | 'exchanged' | 'denied';
 
 /** A device challenge row; the id and the code are held only as hashes. */
 export interface CliChallengeRow {
@@ -9,30 +9,36 @@ export interface CliChallengeRow {
   project: string;
   environment: string;
   callbackUrl: string | null;
+  /** Printed by the command line and shown on the authorize page; not a secret. */
+  userCode: string;
   state: CliChallengeState;
   codeHash: Buffer | null;
   authorizedBy: string | null;
   authorizedAt: Date | null;
   failedAttempts: number;
   exchangedAt: Date | null;
+  deniedAt: Date | null;
   createdAt: Date;
   expiresAt: Date;
 }
 
-const COLUMNS = `id_hash as "idHash", project, environment, callback_url as "callbackUrl", state,
+const COLUMNS = `id_hash as "idHash", project, environment, callback_url as "callbackUrl", user_code as "userCode", state,
   code_hash as "codeHash", authorized_by as "authorizedBy", authorized_at as "authorizedAt",
-  failed_attempts as "failedAttempts", exchanged_at as "exchangedAt", created_at as "createdAt",
+  failed_attempts as "failedAttempts", exchanged_at as "exchangedAt", denied_at as "deniedAt", created_at as "createdAt",
   expires_at as "expiresAt"`;
 
 /** Inserts a new pending challenge. */
 export async function insertCliChallenge(
   db: Queryable,
-  row: Pick<CliChallengeRow, 'idHash' | 'project' | 'environment' | 'callbackUrl' | 'createdAt' | 'expiresAt'>,
+  row: Pick<
+    CliChallengeRow,
+    'idHash' | 'project' | 'environment' | 'callbackUrl' | 'userCode' | 'createdAt' | 'expiresAt'
+  >,
 ): Promise<void> {
   await db.query(
-    `insert into cli_challenges (id_hash, project, environment, callback_url, created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6)`,
-    [row.idHash, row.project, row.environment, row.callbackUrl, row.createdAt, row.expiresAt],
+    `insert into cli_challenges (id_hash, project, environment, callback_url, user_code, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7)`,
+    [row.idHash, row.project, row.environment, row.callbackUrl, row.userCode, row.createdAt, row.expiresAt],
   );
 }
 
@@ -61,6 +67,20 @@ export async function authorizeCliChallengeIfPending(
      where id_hash = $1 and state = 'pending' and expires_at > $4
      returning ${COLUMNS}`,
     [args.idHash, args.codeHash, args.userId, args.now],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Denies a pending, unexpired challenge; null when it was not pending any more (a race lost). */
+export async function denyCliChallengeIfPending(
+  db: Queryable,
+  args: { idHash: Buffer; now: Date },
+): Promise<CliChallengeRow | null> {
+  const result = await db.query<CliChallengeRow>(
+    `update cli_challenges set state = 'denied', denied_at = $2
+     where id_hash = $1 and state = 'pending' and expires_at > $2
+     returning ${COLUMNS}`,
+    [args.idHash, args.now],
   );
   return result.rows[0] ?? null;
 }
