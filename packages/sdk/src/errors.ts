@@ -1,6 +1,7 @@
 /**
  * What a call can throw: `CmsError` for every answer that is not 2xx (code from the server's
- * catalog), `CmsNetworkError` when no answer came, `CmsTimeoutError` when the answer took longer
+ * catalog) and for a 2xx answer that is not the API's JSON (`INVALID_RESPONSE`, the SDK's own code),
+ * `CmsNetworkError` when no answer came, `CmsTimeoutError` when the answer took longer
  * than `timeoutMs`. A caller's own AbortSignal rejects with the signal's reason, as fetch does.
  */
 import type { ErrorCode } from '@cms/core';
@@ -8,10 +9,16 @@ import type { ErrorCode } from '@cms/core';
 /** Error details: field-level validation errors go under `fields`, keyed by JSON path. */
 export type CmsErrorDetails = Record<string, unknown> & { fields?: Record<string, string> };
 
-/** A non-2xx answer of the API, read from its error envelope. */
+/**
+ * Codes a `CmsError` carries: the server's catalog, plus `INVALID_RESPONSE`, which the SDK gives a
+ * 2xx answer that is not the API's JSON (a proxy's HTML page, an empty body).
+ */
+export type CmsErrorCode = ErrorCode | 'INVALID_RESPONSE';
+
+/** A non-2xx answer of the API, read from its error envelope, or a 2xx answer that is not the API's. */
 export class CmsError extends Error {
   override readonly name = 'CmsError';
-  readonly code: ErrorCode;
+  readonly code: CmsErrorCode;
   readonly status: number;
   readonly details: CmsErrorDetails;
   /** The request id the server logged (`X-Request-Id`): quote it when reporting a problem. */
@@ -20,7 +27,7 @@ export class CmsError extends Error {
   readonly retryAfterSeconds: number | null;
 
   constructor(init: {
-    code: ErrorCode;
+    code: CmsErrorCode;
     status: number;
     message: string;
     details?: CmsErrorDetails;
@@ -62,7 +69,7 @@ export class CmsTimeoutError extends Error {
 }
 
 /** True for a `CmsError`, optionally of one code. */
-export function isCmsError(error: unknown, code?: ErrorCode): error is CmsError {
+export function isCmsError(error: unknown, code?: CmsErrorCode): error is CmsError {
   return error instanceof CmsError && (code === undefined || error.code === code);
 }
 
@@ -132,4 +139,34 @@ export function errorFromResponse(response: Response, body: unknown, text: strin
     requestId,
     retryAfterSeconds,
   });
+}
+
+/**
+ * A 2xx answer whose body is not the API's JSON envelope: HTML from a proxy or a web server at
+ * `baseUrl`, an empty body, or JSON without `data`. Never retried: a write may have happened.
+ */
+export function invalidResponse(response: Response, method: string, url: string, text: string): CmsError {
+  const contentType = response.headers.get('content-type');
+  const snippet = text.slice(0, 200);
+  return new CmsError({
+    code: 'INVALID_RESPONSE',
+    status: response.status,
+    message:
+      `${method} ${url} answered ${response.status} with ${describeBody(contentType, text)}, not the API's JSON ` +
+      'envelope: check that baseUrl is the CMS server itself and that no proxy in between answers in its place ' +
+      '(a login page, a rewrite to the site, a cache).',
+    details: { status: response.status, contentType, body: snippet },
+    requestId: response.headers.get('x-request-id'),
+  });
+}
+
+function describeBody(contentType: string | null, text: string): string {
+  if (text.trim() === '') return 'an empty body';
+  if (!(contentType ?? '').includes('json')) return `a ${contentType ?? 'body without Content-Type'} body`;
+  try {
+    JSON.parse(text);
+    return 'JSON that is not the envelope `{ "data": … }`';
+  } catch {
+    return 'malformed JSON';
+  }
 }

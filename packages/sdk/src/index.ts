@@ -2,7 +2,14 @@ export type { ErrorCode, Pagination } from '@cms/core';
 export type { ClientOptions, CmsClient } from './client.js';
 export { createClient } from './client.js';
 export type { ContentArea, ContentGetOptions, ContentListQuery, TypedDocument } from './content.js';
-export { CmsError, type CmsErrorDetails, CmsNetworkError, CmsTimeoutError, isCmsError } from './errors.js';
+export {
+  CmsError,
+  type CmsErrorCode,
+  type CmsErrorDetails,
+  CmsNetworkError,
+  CmsTimeoutError,
+  isCmsError,
+} from './errors.js';
 export type { MediaUploadInput, UploadProgress } from './media.js';
 export type { Page } from './pagination.js';
 export { createPreviewClient, type PreviewClaims, type PreviewClientOptions, readPreviewClaims } from './preview.js';

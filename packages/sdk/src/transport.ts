@@ -3,7 +3,14 @@
  * Studio's session cookie with its CSRF header), timeout, retries, and the envelope unwrapped.
  * Only `fetch`, `AbortSignal` and `Headers`: no Node built-ins, so it runs in browsers and edge runtimes.
  */
-import { CmsError, CmsNetworkError, CmsTimeoutError, errorFromResponse, hasErrorEnvelope } from './errors.js';
+import {
+  CmsError,
+  CmsNetworkError,
+  CmsTimeoutError,
+  errorFromResponse,
+  hasErrorEnvelope,
+  invalidResponse,
+} from './errors.js';
 import {
   DEFAULT_BASE_DELAY_MS,
   DEFAULT_MAX_DELAY_MS,
@@ -113,6 +120,9 @@ function readCookie(name: string): string | null {
   }
   return null;
 }
+
+/** Statuses whose answers have no body by definition (RFC 9110). */
+const NO_BODY_STATUS = new Set([204, 205, 304]);
 
 function isRead(method: string): boolean {
   return method === 'GET' || method === 'HEAD';
@@ -224,14 +234,24 @@ export function createTransport(options: TransportOptions): Transport {
     return knownHash;
   }
 
-  async function unwrap<T>(response: Response, envelope: CallSpec['envelope']): Promise<T> {
-    const { body } = await readBody(response);
-    if (envelope === 'raw') return body as T;
-    if (envelope === 'paginated') {
-      const page = body as { data: unknown; pagination: unknown };
+  /**
+   * The envelope's `data` (or the page). Answers that carry no body by definition (HEAD, 204, 205,
+   * 304) give `undefined`; any other answer of an enveloped route must be the API's JSON envelope, else
+   * INVALID_RESPONSE: no route declares an empty success (core's route contracts), so `undefined`
+   * would only hide a proxy's page. Raw routes (OpenAPI, health) give the parsed JSON or null.
+   */
+  async function unwrap<T>(response: Response, spec: CallSpec): Promise<T> {
+    if (spec.method === 'HEAD' || NO_BODY_STATUS.has(response.status)) return undefined as T;
+    const { body, text } = await readBody(response);
+    if (spec.envelope === 'raw') return body as T;
+    const envelope = typeof body === 'object' && body !== null && 'data' in body ? body : null;
+    if (!envelope || (spec.envelope === 'paginated' && !('pagination' in envelope)))
+      throw invalidResponse(response, spec.method, response.url || `${base}${spec.path}`, text);
+    if (spec.envelope === 'paginated') {
+      const page = envelope as { data: unknown; pagination: unknown };
       return { data: page.data, pagination: page.pagination } as T;
     }
-    return (body as { data: T } | null)?.data as T;
+    return (envelope as { data: T }).data;
   }
 
   async function call<T>(spec: CallSpec): Promise<T> {
@@ -239,11 +259,11 @@ export function createTransport(options: TransportOptions): Transport {
     let hash = knownHash;
     if (fetchHash && hash === null) hash = await serverHash(spec.signal);
     try {
-      return await unwrap<T>(await send(spec, hash), spec.envelope);
+      return await unwrap<T>(await send(spec, hash), spec);
     } catch (error: unknown) {
       if (!fetchHash || !(error instanceof CmsError) || error.code !== 'SCHEMA_HASH_MISMATCH') throw error;
       // The schema changed since the hash was read: read it again and send once more.
-      return unwrap<T>(await send(spec, await serverHash(spec.signal)), spec.envelope);
+      return unwrap<T>(await send(spec, await serverHash(spec.signal)), spec);
     }
   }
 
