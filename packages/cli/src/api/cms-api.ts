@@ -54,6 +54,11 @@ async function sdk<T>(settings: ClientSettings, call: () => Promise<T>): Promise
   try {
     return await call();
   } catch (error) {
+    // A 2xx answer that is not the API's JSON envelope (an HTML page): a wrong base address.
+    if (error instanceof CmsError && error.code === 'INVALID_RESPONSE') {
+      const contentType = error.details.contentType;
+      throw notTheApi(settings.serverUrl, typeof contentType === 'string' ? contentType : 'empty or non-JSON body');
+    }
     if (error instanceof CmsError) {
       throw new ApiError(error.code, error.status, error.message, error.details ?? {}, error.requestId ?? undefined);
     }
@@ -153,7 +158,12 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
         ),
     },
     schema: {
-      get: () => run(async () => cast<{ types: SchemaType[]; schemaHash: string }>(await client.schema.get())),
+      get: () =>
+        run(async () =>
+          cast<{ types: SchemaType[]; schemaHash: string; locales?: { default: string; supported: string[] } }>(
+            await client.schema.get(),
+          ),
+        ),
       sync: (body: { rawConfigSnapshot: unknown; resolvedSchema: ResolvedSchema; schemaHash: string }) =>
         run(async () =>
           cast<{ synced: boolean; schemaHash: string; typesCount: number; types: string[] }>(
@@ -183,6 +193,9 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
     auth: {
       start: (body: { project: string; environment: string; callbackUrl?: string }) =>
         run(() => client.auth.cli.start(body)),
+      /** Where the sign-in stands; `denied` once the user refused it in the Studio. */
+      poll: (challengeId: string, options?: { signal?: AbortSignal }) =>
+        run(() => client.auth.cli.poll(challengeId, options)),
       exchange: (body: { challengeId: string; code: string }) =>
         run(async () =>
           cast<{ apiKey: string; expiresAt: string | null; keyId?: string }>(await client.auth.cli.exchange(body)),

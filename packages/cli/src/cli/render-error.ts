@@ -39,7 +39,10 @@ export function toReport(error: unknown): ErrorReport {
         : error.code === 'CONFLICT'
           ? EXIT.conflict
           : EXIT.failure;
-    const hint = API_HINTS[error.code];
+    // CONFLICT also answers a taken environment name or an applied migration, whose messages say what
+    // to do; the pull hint fits only a document that changed on the server (it carries draftRevision).
+    const stale = error.code !== 'CONFLICT' || 'draftRevision' in error.details;
+    const hint = stale ? API_HINTS[error.code] : undefined;
     return {
       code: error.code,
       message: error.message,

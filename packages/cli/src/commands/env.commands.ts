@@ -73,7 +73,7 @@ export function registerEnvCommands(program: Command): void {
         const changes = plan.filter((i) => i.action === 'create' || i.action === 'update').length;
         if (conflicts > 0) {
           ctx.out.log(`${conflicts} conflict(s): nothing can be promoted until they are resolved.`);
-          // The server's reason names the command but not the environment it must run for.
+          // The server's reason names both environments; this says which one to sync from this config.
           if (plan.some((i) => i.action === 'conflict' && /schema/i.test(i.reason ?? '')))
             ctx.out.log(
               `The schemas differ: sync the same one to ${target}, for example \`cms schema sync --environment ${target}\`.`,

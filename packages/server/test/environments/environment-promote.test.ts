@@ -136,6 +136,11 @@ describe('POST /environments/{name}/promote', () => {
     });
     const item = response.body.data.plan.find((entry: any) => entry.documentId === ids.created);
     expect(item).toMatchObject({ path: expect.any(String), locale: expect.any(String) });
+    // The reason names the environment where the conflict is to be resolved.
+    const conflicted = response.body.data.plan.find((entry: any) => entry.documentId === ids.conflicted);
+    expect(conflicted.reason).toBe(
+      'the document in "production" has unpublished changes: publish or undo them in "production" first',
+    );
     expect(await productionEvents(project)).toEqual(before);
   });
 
@@ -216,7 +221,9 @@ describe('POST /environments/{name}/promote', () => {
       expect.objectContaining({
         documentId: ids.created,
         action: 'conflict',
-        reason: expect.stringContaining('schema hash'),
+        reason:
+          'schema hash differs between "staging" and "production": sync the same schema to both ' +
+          '(`cms schema sync --environment staging` and `--environment production`)',
       }),
     ]);
   });

@@ -102,8 +102,18 @@ describe('environments', () => {
     const project = await newProject();
     await createEnvironment(project, { name: 'staging' });
     const duplicate = await createEnvironment(project, { name: 'staging' });
-    expectError(duplicate, 400, 'INVALID_INPUT');
-    expect(duplicate.body.error.details.fields).toEqual({ 'body.name': 'already exists in this project' });
+    // A clash with what exists, not a malformed body: it names the field, the environment and the ways out.
+    expectError(duplicate, 409, 'CONFLICT');
+    expect(duplicate.body.error.details).toEqual({
+      fields: { 'body.name': 'already exists in this project: choose another name, or delete or promote into it' },
+      project,
+      environment: 'staging',
+    });
+    expect(duplicate.body.error.message).toBe(
+      `Environment "staging" already exists in project "${project}": choose another name, or use the existing one ` +
+        '(delete it first with `DELETE /api/v1/environments/staging` to start over, or bring content into it with ' +
+        '`cms env promote <source> staging`).',
+    );
     const base = await createEnvironment(project, { name: 'child', extends: 'nowhere' });
     expect(base.body.error.details.fields).toHaveProperty(['body.extends']);
     const clone = await createEnvironment(project, { name: 'copy', cloneFrom: 'nowhere' });

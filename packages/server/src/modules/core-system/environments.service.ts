@@ -35,6 +35,24 @@ export interface CreateEnvironmentInput {
   cloneFrom?: string;
 }
 
+/**
+ * A name taken in the project: CONFLICT (409) like any clash with what the server holds, naming the
+ * field, the project and the environment, and the ways out (another name, delete, promote into it).
+ */
+function environmentExists(projectSlug: string, name: string): CmsError {
+  return new CmsError(
+    'CONFLICT',
+    `Environment "${name}" already exists in project "${projectSlug}": choose another name, or use the existing one ` +
+      `(delete it first with \`DELETE /api/v1/environments/${name}\` to start over, or bring content into it with ` +
+      `\`cms env promote <source> ${name}\`).`,
+    {
+      fields: { 'body.name': 'already exists in this project: choose another name, or delete or promote into it' },
+      project: projectSlug,
+      environment: name,
+    },
+  );
+}
+
 /** Environments of a project, as far as the caller may see them; created and deleted with `settings:manage`. */
 export function createEnvironmentsService(deps: {
   db: Db;
@@ -87,7 +105,7 @@ export function createEnvironmentsService(deps: {
           extendsId,
           isDefault: false,
         });
-        if (!inserted) throw invalidInput({ 'body.name': 'already exists in this project' });
+        if (!inserted) throw environmentExists(project.projectSlug, input.name);
         if (clone) {
           await clone.content.cloneInto(tx, {
             projectId: project.projectId,

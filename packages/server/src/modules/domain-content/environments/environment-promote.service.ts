@@ -165,7 +165,14 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
         // revalidated, so the target's schema in force must be the one the source's was checked against.
         const sameSchema =
           (await loadMergedSchema(tx, source))?.schemaHash === (await loadMergedSchema(tx, target))?.schemaHash;
-        const plan = planPromotion({ sourceDocuments, targetDocuments, selected, sameSchema });
+        const plan = planPromotion({
+          sourceDocuments,
+          targetDocuments,
+          selected,
+          sameSchema,
+          sourceName: source.environmentName,
+          targetName: target.environmentName,
+        });
         const items = plan.map(toItem);
         if (!apply || plan.some((planned) => planned.action === 'conflict')) return { plan: items, applied: false };
         for (const planned of plan) {

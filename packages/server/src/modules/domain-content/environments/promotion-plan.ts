@@ -30,6 +30,9 @@ export interface PlanInput {
   /** Published, live source documents to promote. */
   selected: readonly DocumentRow[];
   sameSchema: boolean;
+  /** Names of the two environments, for the reasons: the user resolves a conflict in one of them. */
+  sourceName: string;
+  targetName: string;
 }
 
 const keyOf = (row: Pick<DocumentRow, 'path' | 'locale'>) => `${row.locale}\u0000${row.path}`;
@@ -63,6 +66,8 @@ function sameContent(source: DocumentRow, frontmatter: Record<string, unknown>, 
 
 /** Plans a promotion; every item conflicts when the schema hashes differ. */
 export function planPromotion(input: PlanInput): PlannedPromotion[] {
+  const from = JSON.stringify(input.sourceName);
+  const to = JSON.stringify(input.targetName);
   const targetByKey = new Map(input.targetDocuments.map((row) => [keyOf(row), row]));
   const selectedIds = new Set(input.selected.map((row) => row.id));
   // Source id -> target id: the counterpart's, a fresh id for a create, null when neither exists.
@@ -94,21 +99,34 @@ export function planPromotion(input: PlanInput): PlannedPromotion[] {
     const conflict = (reason: string): PlannedPromotion => ({ ...base, action: 'conflict', reason });
 
     if (!input.sameSchema) {
-      return conflict('schema hash differs: sync the same schema to both environments (`cms schema sync`)');
+      return conflict(
+        `schema hash differs between ${from} and ${to}: sync the same schema to both ` +
+          `(\`cms schema sync --environment ${input.sourceName}\` and \`--environment ${input.targetName}\`)`,
+      );
     }
     if (missing.size > 0) {
       return conflict(
-        `references ${[...missing].join(', ')}, which the target does not have: promote those documents too`,
+        `references ${[...missing].join(', ')}, which ${to} does not have: promote those documents from ${from} too`,
       );
     }
     if (!target) {
       if (groupLocales.has(`${translationGroupId}\u0000${source.locale}`)) {
-        return conflict(`the translation group already has a variant in locale "${source.locale}" in the target`);
+        return conflict(
+          `the translation group already has a variant in locale "${source.locale}" at another path in ${to}: ` +
+            `give both the same path, or delete the one in ${to}`,
+        );
       }
       return { ...base, action: 'create' };
     }
-    if (target.type !== source.type) return conflict(`the target document is a "${target.type}"`);
-    if (target.hasUnpublishedChanges) return conflict('the target document has unpublished changes');
+    if (target.type !== source.type) {
+      return conflict(
+        `the document at this path in ${to} is a "${target.type}", the one in ${from} a "${source.type}": ` +
+          `move or delete the one in ${to}`,
+      );
+    }
+    if (target.hasUnpublishedChanges) {
+      return conflict(`the document in ${to} has unpublished changes: publish or undo them in ${to} first`);
+    }
     return { ...base, action: sameContent(source, frontmatter, target) ? 'unchanged' : 'update' };
   });
 }
