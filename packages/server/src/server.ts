@@ -4,6 +4,7 @@ import { mountActions } from './actions/mount-actions.js';
 import { type Clock, systemClock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import { createApp, type LogStream, registerAccessHooks } from './http/create-app.js';
+import { createDeferredCompilers } from './http/deferred-compilers.js';
 import { registerStudioStatic } from './http/studio-static.js';
 import { FIRST_PARTY_MODULES } from './modules/first-party.js';
 import { loadModules } from './modules/loader.js';
@@ -28,6 +29,11 @@ export interface CmsServer {
   listen(): Promise<string>;
   /** Graceful stop: refuse new requests, finish in-flight ones, stop workers, close the database. */
   close(): Promise<void>;
+  /**
+   * Route validators and serializers not compiled yet (`pending`), compiled at first use or in the
+   * background after listen; `compileAll` compiles them now and returns how many (tests).
+   */
+  routeSchemas: { pending(): number; compileAll(): number };
 }
 
 export interface CreateServerOptions {
@@ -49,7 +55,9 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const db = options.db ?? (await openDb(config));
   try {
     await migrate(db);
-    const app = createApp(config, options.logStream ? { logStream: options.logStream } : {});
+    // Route schemas compile at first use or in the background after listen, not during the start.
+    const compilers = createDeferredCompilers();
+    const app = createApp(config, { compilers, ...(options.logStream ? { logStream: options.logStream } : {}) });
     // PGlite's stand-in for autovacuum; a no-op on PostgreSQL (docs/operations.md).
     const maintenance = createPgliteMaintenance({
       db,
@@ -92,15 +100,18 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       db,
       config,
       notices: Object.assign({}, ...surfaces.map((surface) => surface.notices ?? {})),
+      routeSchemas: { pending: compilers.pending, compileAll: compilers.compileAll },
       async listen() {
         const address = await app.listen({ port: config.port, host: config.host });
         for (const surface of surfaces) await surface.start?.();
         maintenance.start();
+        compilers.warmUp((error) => app.log.error({ err: error }, 'a route schema does not compile'));
         started = true;
         return address;
       },
       close() {
         closing ??= (async () => {
+          compilers.stop();
           await app.close();
           await maintenance.stop();
           if (started) for (const surface of [...surfaces].reverse()) await surface.stop?.();

@@ -1,12 +1,13 @@
 import { CmsError } from '@cms/core';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { ServerConfig } from '../config.js';
 import type { TargetResolver } from '../tenancy/target-resolver.js';
 import { type AuthStrategy, createAuthenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { createClientErrorHandler } from './client-errors.js';
 import { csrfCheck } from './csrf.js';
+import type { DeferredCompilers } from './deferred-compilers.js';
 import { registerErrorEnvelope, sendError } from './error-envelope.js';
 import { ANONYMOUS } from './request-context.js';
 import { generateRequestId, registerRequestId } from './request-id.js';
@@ -14,13 +15,21 @@ import { createResolveTarget } from './resolve-target.js';
 import { targetGuard } from './target-guard.js';
 import './fastify-types.js';
 
+type CompilersFactory = NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
+
 /** Where log lines go instead of stdout (tests read them). */
 export interface LogStream {
   write(line: string): void;
 }
 
-/** Creates the HTTP app with the cross-cutting request steps; routes are mounted afterwards. */
-export function createApp(config: ServerConfig, options: { logStream?: LogStream } = {}): FastifyInstance {
+/**
+ * Creates the HTTP app with the cross-cutting request steps; routes are mounted afterwards. With
+ * `compilers`, route schemas are compiled at first use instead of at `ready` (http/deferred-compilers.ts).
+ */
+export function createApp(
+  config: ServerConfig,
+  options: { logStream?: LogStream; compilers?: DeferredCompilers } = {},
+): FastifyInstance {
   let log: FastifyInstance['log'] | undefined;
   const app: FastifyInstance = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
@@ -57,6 +66,10 @@ export function createApp(config: ServerConfig, options: { logStream?: LogStream
         verbose: true,
       },
     },
+    // Fastify's own compilers behind a first-use wrapper; its types cannot say that, hence the cast.
+    ...(options.compilers
+      ? { schemaController: { compilersFactory: options.compilers.compilersFactory as unknown as CompilersFactory } }
+      : {}),
   }) as unknown as FastifyInstance;
   log = app.log;
   answerHalfClosedRequests(app);

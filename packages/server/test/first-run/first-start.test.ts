@@ -181,11 +181,13 @@ describe('first run from the README', { timeout: 180_000 }, () => {
 
   it('keeps the first start as light as a restart: the database is created in a child process', () => {
     // Compared with a restart on the same Node.js, not with a fixed number: the peak of opening PGlite
-    // differs by Node.js version (about 290 MiB on 20 and 22, about 780 MiB on 24). Creating the
-    // database in the server's own process added about 500 MiB on top of that.
+    // differs by Node.js version and from run to run (on Node 24, 345-660 MiB for a first start and
+    // 410-570 MiB for a restart of the same build, in either order). Creating the database in the
+    // server's own process added about 500 MiB on top of that, so a margin of 256 MiB over the restart
+    // still catches it without failing on that spread.
     expect(firstPeak).toBeGreaterThan(0);
     expect(restartPeak).toBeGreaterThan(0);
-    expect(firstPeak).toBeLessThan(restartPeak * 1.25 + 32 * MIB);
+    expect(firstPeak).toBeLessThan(restartPeak + 256 * MIB);
   });
 
   it('stops with a message naming CMS_DATA_DIR when the database cannot be created', async () => {

@@ -82,6 +82,8 @@ describe('OpenAPI: what each operation declares', () => {
       expect.arrayContaining(['SCHEMA_HASH_MISMATCH', 'CONTENT_PATH_CONFLICT']),
     );
     expect(byId['content.update'].responses['409']['x-cms-error-codes']).toContain('CONFLICT');
+    // A duplicate environment name (environments.service.ts).
+    expect(byId['environments.create'].responses['409']['x-cms-error-codes']).toEqual(['CONFLICT']);
     expect(byId['health.live'].responses['401']).toBeUndefined();
     expect(byId['health.live'].responses['409']).toBeUndefined();
     expect(byId['content.publish'].responses['409']).toBeUndefined();

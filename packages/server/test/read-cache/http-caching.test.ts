@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocument, hashHeader, postFrontmatter, publishDocument, syncSchema } from '../content/fixtures.js';
 import { countQueries } from '../content-reads/read-fixtures.js';
-import { asSession, signInAs } from '../identity/identity-helpers.js';
+import { asSession, expectError, signInAs } from '../identity/identity-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
@@ -104,6 +104,27 @@ describe('HTTP caching of published reads', () => {
       1,
     );
     expect(await countQueries(t.db, () => t.request('GET', path, { headers: { pragma: 'no-cache' } }))).toBe(1);
+  });
+
+  it('answers from memory only after every access step, and never for a URL that was refused', async () => {
+    const path = `/api/v1/content/${id}`;
+    const cached = await t.request('GET', path);
+    expect(await countQueries(t.db, () => t.request('GET', path))).toBe(0);
+    // The answer is in memory; each caller is still checked before it is served.
+    expectError(await t.request('GET', path, { key: null }), 401, 'UNAUTHORIZED');
+    const noRead = await t.createKey({ scopes: ['schema:read'] });
+    expectError(await t.request('GET', path, { key: noRead }), 403, 'FORBIDDEN');
+    const otherProject = await t.createKey({ allowlist: [{ project: 'elsewhere', environment: '*' }] });
+    expectError(await t.request('GET', path, { key: otherProject }), 403, 'FORBIDDEN');
+    const reader = await t.createKey({ scopes: ['content:read'] });
+    const allowed = await t.request('GET', path, { key: reader });
+    expect(allowed.text).toBe(cached.text);
+    // A URL whose query is refused never has an answer to keep: it is refused every time.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const refused = await t.request('GET', '/api/v1/content?type=post&limit=abc');
+      expectError(refused, 400, 'INVALID_QUERY_PARAM');
+      expect(refused.headers.get('etag')).toBeNull();
+    }
   });
 
   it('sends no validator on errors', async () => {

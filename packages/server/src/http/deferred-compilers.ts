@@ -1,0 +1,124 @@
+/**
+ * Route validators (Ajv) and response serializers (fast-json-stringify) compiled at a route's first
+ * request, or by `warmUp` after the server listens, instead of all at once while it starts: compiling
+ * the ~150 routes' schemas was about 300 ms of a 1 s start on the embedded default (docs/benchmarks.md
+ * "Embedded default: cold start and idle memory"). The compilers are Fastify's own (`@fastify/ajv-compiler`
+ * with the app's `ajv` options, `@fastify/fast-json-stringify-compiler`), so every schema compiles and
+ * behaves exactly as before; only the moment changes. A schema that cannot compile is logged by `warmUp`
+ * within a second of the start, and the test suite compiles every route (`compileAll`).
+ */
+import ajvCompiler from '@fastify/ajv-compiler';
+import serializerCompiler from '@fastify/fast-json-stringify-compiler';
+
+/** What Fastify hands a compiler for one part of one route. */
+interface RouteSchema {
+  schema: unknown;
+  method: string;
+  url: string;
+  httpPart?: string;
+}
+type Validate = ((data: unknown, context?: unknown) => unknown) & { errors?: unknown; schemaEnv?: unknown };
+type Serialize = (data: unknown) => string;
+type BuildValidator = (externalSchemas: unknown, options: unknown) => (route: RouteSchema) => Validate;
+type BuildSerializer = (externalSchemas: unknown, options: unknown) => (route: RouteSchema) => Serialize;
+
+export interface DeferredCompilers {
+  /** For Fastify's `schemaController.compilersFactory`. */
+  compilersFactory: { buildValidator: BuildValidator; buildSerializer: BuildSerializer };
+  /** Compiles everything not compiled yet, now; returns how many. Throws the first compile error. */
+  compileAll(): number;
+  /** Compiles what is left a few at a time between requests; `onError` hears a schema that fails. */
+  warmUp(onError: (error: unknown) => void): void;
+  /** Stops a warm-up in progress (the server is closing). */
+  stop(): void;
+  /** How many validators and serializers are not compiled yet. */
+  pending(): number;
+}
+
+/** How many schemas one warm-up turn compiles before it lets requests run. */
+const WARM_UP_BATCH = 8;
+
+export function createDeferredCompilers(): DeferredCompilers {
+  const waiting = new Set<() => unknown>();
+  let stopped = false;
+
+  /** A compiled function built at its first use (or by compileAll/warmUp), once. */
+  const defer = <F>(build: () => F): (() => F) => {
+    let built: F | undefined;
+    const get = (): F => {
+      if (built === undefined) {
+        built = build();
+        waiting.delete(get);
+      }
+      return built;
+    };
+    waiting.add(get);
+    return get;
+  };
+
+  const validatorPool = ajvCompiler();
+  const buildValidator: BuildValidator = (externalSchemas, options) => {
+    const compile = validatorPool(externalSchemas as never, options as never);
+    return (route) => {
+      const compiled = defer(() => compile(route as never) as unknown as Validate);
+      const validate: Validate = (data, context) => {
+        const real = compiled();
+        const valid = real(data, context);
+        // Fastify reads the errors of a failed validation from the function it was given.
+        validate.errors = real.errors;
+        return valid;
+      };
+      // Fastify passes the parent object (so Ajv may coerce a root value) only to Ajv functions,
+      // which it recognises by `schemaEnv`.
+      Object.defineProperty(validate, 'schemaEnv', { get: () => compiled().schemaEnv });
+      return validate;
+    };
+  };
+
+  const serializerPool = serializerCompiler();
+  const buildSerializer: BuildSerializer = (externalSchemas, options) => {
+    const compile = serializerPool(externalSchemas as never, options as never);
+    return (route) => {
+      const compiled = defer(() => compile(route as never) as Serialize);
+      return (data: unknown) => compiled()(data);
+    };
+  };
+
+  const compileAll = (): number => {
+    let count = 0;
+    for (const get of [...waiting]) {
+      get();
+      count += 1;
+    }
+    return count;
+  };
+
+  return {
+    compilersFactory: { buildValidator, buildSerializer },
+    compileAll,
+    warmUp(onError) {
+      stopped = false;
+      const turn = () => {
+        if (stopped) return;
+        let done = 0;
+        for (const get of waiting) {
+          if (done === WARM_UP_BATCH) break;
+          try {
+            get();
+          } catch (error: unknown) {
+            // Left for its first request, which answers 500 and logs it; said once here.
+            waiting.delete(get);
+            onError(error);
+          }
+          done += 1;
+        }
+        if (waiting.size > 0) setImmediate(turn).unref?.();
+      };
+      setImmediate(turn).unref?.();
+    },
+    stop() {
+      stopped = true;
+    },
+    pending: () => waiting.size,
+  };
+}
