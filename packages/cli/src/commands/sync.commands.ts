@@ -54,6 +54,11 @@ export function registerSyncCommands(program: Command): void {
           out.log(
             'Nothing was overwritten. Keep the server side with `cms pull --theirs <path>`, or yours with `cms push --ours <path>`.',
           );
+        } else if (report.applied.length === 0 && report.skipped.length > 0) {
+          // Not "up to date": the files skipped hold local changes the server does not have.
+          out.log(
+            'Nothing pulled: the skipped files have local changes. Send them with `cms push`, or take the server version with `cms pull --theirs <path>`.',
+          );
         } else if (report.applied.length === 0) out.log('Already up to date.');
         return { data: report, exitCode: report.conflicts.length > 0 ? EXIT.conflict : EXIT.ok };
       }),

@@ -106,6 +106,9 @@ export async function pull(ctx: Context, options: PullOptions): Promise<PullRepo
   const { root, manifest, items } = state;
   assertKnownPaths('--theirs', options.theirs, items);
   const theirs = pathMatcher(options.theirs);
+  // `--theirs <paths…>` (named, not the bare flag) also discards an unpushed local edit or deletion
+  // of those files, as `git checkout -- <path>` does: the server's version is written back.
+  const restores = Array.isArray(options.theirs) && options.theirs.length > 0 ? theirs : () => false;
   const report: PullReport = {
     applied: [],
     conflicts: [],
@@ -184,9 +187,12 @@ export async function pull(ctx: Context, options: PullOptions): Promise<PullRepo
     const remote = item.remote;
     switch (item.status) {
       case 'changed-local':
+      case 'deleted-local':
+        if (remote && restores(item.file)) break;
+        report.skipped.push({ file: item.file, status: item.status, reason: 'local change: run cms push' });
+        return;
       case 'new-local':
       case 'moved-local':
-      case 'deleted-local':
         report.skipped.push({ file: item.file, status: item.status, reason: 'local change: run cms push' });
         return;
       case 'deleted-remote': {

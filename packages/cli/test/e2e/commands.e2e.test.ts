@@ -200,6 +200,19 @@ describe('server commands', () => {
     expect((await ws.run(['env', 'list', '--json'])).json.data.map((e: any) => e.name)).toContain('production');
     const created = await ws.run(['env', 'create', 'staging', '--json']);
     expect(created.code, created.stderr).toBe(0);
+    // The name is taken: the server's message says what to do, and no hint about pulling documents.
+    const again = await ws.run(['env', 'create', 'staging']);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain(
+      'error: Environment "staging" already exists in project "default": choose another name, or use the existing one',
+    );
+    expect(again.stderr).not.toContain('hint:');
+    const againJson = await ws.run(['env', 'create', 'staging', '--json']);
+    expect(againJson.json.error).toMatchObject({
+      code: 'CONFLICT',
+      status: 409,
+      details: { fields: { 'body.name': expect.stringContaining('choose another name') }, environment: 'staging' },
+    });
     const schema = await server.request('GET', '/api/v1/schema');
     const doc = await server.request('POST', '/api/v1/content', {
       body: { type: 'article', path: 'one', frontmatter: { title: 'One' } },

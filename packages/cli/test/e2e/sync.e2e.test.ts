@@ -274,6 +274,32 @@ describe('cms against a live server', () => {
     expect((await manifest()).documents[id]).toBeUndefined();
   });
 
+  it('pull --theirs <path> brings back a file deleted or edited locally; pull alone leaves local changes', async () => {
+    const file = 'content/pages/contact.mdx';
+    const server = await ws.read(file);
+    const { rm } = await import('node:fs/promises');
+    await rm(`${ws.dir}/${file}`);
+    const kept = await ws.run(['pull', '--json']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.json.data.skipped).toMatchObject([{ file, status: 'deleted-local' }]);
+    const said = await ws.run(['pull']);
+    expect(said.stdout + said.stderr).toContain('Nothing pulled: the skipped files have local changes.');
+    expect(said.stdout + said.stderr).not.toContain('Already up to date');
+    await expect(ws.read(file)).rejects.toThrow();
+    const restored = await ws.run(['pull', '--theirs', file, '--json']);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.json.data.applied).toMatchObject([{ file, status: 'deleted-local', action: 'created file' }]);
+    // Written anew from the server's values (the blank line the deleted file had is not on the server).
+    const written = await ws.read(file);
+    expect(server).toContain('title: Contact (server)\n');
+    expect(written).toBe('---\ntitle: Contact (server)\n---\n<Form fields={{ a: 1 }} />\n\nno final newline');
+    await ws.write(file, written.replace('Contact (server)', 'Contact (unpushed)'));
+    const edited = await ws.run(['pull', '--theirs', file, '--json']);
+    expect(edited.json.data.applied).toMatchObject([{ file, status: 'changed-local', action: 'updated file' }]);
+    expect(await ws.read(file)).toBe(written);
+    expect((await ws.run(['status', '--json'])).code).toBe(0);
+  });
+
   it('a file deleted locally: push asks, --force deletes the document', async () => {
     const file = 'content/pages/contact.mdx';
     const id = await idOf(file);
