@@ -77,6 +77,43 @@ describe('the administration pages in Chromium', () => {
     expect(found.hit).toBe(true);
   };
 
+  /**
+   * Every header of the table holding the button named `rowButton` is left of the pinned actions
+   * column (not under it) and is what a click at its centre hits, with the table's box not scrolled
+   * sideways. Returns the headers' names, left to right.
+   */
+  const expectHeadersClear = async (p: Page, rowButton: string) => {
+    const found = (await p.evaluate(`(() => {
+      const table = document.querySelector(${JSON.stringify(`button[aria-label="${rowButton}"]`)}).closest('table');
+      table.scrollIntoView();
+      const heads = [...table.querySelectorAll('thead th')];
+      const actions = heads.pop().getBoundingClientRect();
+      return {
+        scrolledSideways: table.closest('.table-scroll').scrollLeft,
+        actionsLeft: actions.left,
+        heads: heads.map((th) => {
+          const box = th.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return { name: th.textContent, left: box.left, right: box.right, hit: th === hit || th.contains(hit) };
+        }),
+      };
+    })()`)) as {
+      scrolledSideways: number;
+      actionsLeft: number;
+      heads: Array<{ name: string; left: number; right: number; hit: boolean }>;
+    };
+    expect(found.scrolledSideways).toBe(0);
+    for (const head of found.heads) {
+      expect({ ...head, covered: head.right > found.actionsLeft + 0.5 }).toMatchObject({
+        name: head.name,
+        covered: false,
+        hit: true,
+      });
+      expect(head.left).toBeGreaterThanOrEqual(0);
+    }
+    return found.heads.map((head) => head.name);
+  };
+
   /** Presses Tab until the focused element is the named control; fails if it is never reached. */
   const tabTo = async (p: Page, name: string, limit = 150) => {
     await p.locator('body').focus();
@@ -182,8 +219,15 @@ describe('the administration pages in Chromium', () => {
       await row.getByText('Automation').waitFor();
       await row.getByText('default / production').waitFor();
       await row.getByText('Active').waitFor();
-      // The row's Revoke button is on screen at 768 px, not past the edge of the table's box.
-      await expectFitsNarrow(page, 'api-keys', () => expectReachable(page, 'Revoke site build'));
+      // The row's Revoke button is on screen at 768 px, not past the edge of the table's box, and the
+      // pinned actions column covers no header (it used to cover Expires and Status).
+      const columns = ['Label', 'Kind', 'Scopes', 'Projects and environments', 'Last used', 'Expires', 'Status'];
+      await expectFitsNarrow(page, 'api-keys', async () => {
+        await expectReachable(page, 'Revoke site build');
+        expect(await expectHeadersClear(page, 'Revoke site build')).toEqual(columns);
+      });
+      expect(await expectHeadersClear(page, 'Revoke site build')).toEqual(columns);
+      await expectReachable(page, 'Revoke site build');
     });
 
     it('lists the command line keys of the device flow', async () => {
@@ -208,6 +252,11 @@ describe('the administration pages in Chromium', () => {
       await page.goto(studio('/settings/api-keys'));
       const cliRow = page.getByRole('row').filter({ hasText: 'Command line' });
       await cliRow.getByText(/^cms_key_cli_/).waitFor();
+      // Its label holds the user's email, one long word: the table still fits at 768 px.
+      await page.setViewportSize({ width: 768, height: 900 });
+      await expectHeadersClear(page, 'Revoke site build');
+      await expectReachable(page, 'Revoke site build');
+      await page.setViewportSize({ width: 1280, height: 900 });
     });
 
     it('revokes a key after confirmation, and the API refuses it at once', async () => {
@@ -491,8 +540,9 @@ describe('the administration pages in Chromium', () => {
       await page
         .getByRole('alert')
         .filter({ hasText: 'The environment was not created.' })
-        .getByText('INVALID_INPUT')
+        .getByText('CONFLICT')
         .waitFor();
+      await page.getByText('The name already exists in this project: choose another name').waitFor();
     });
 
     it('clones an environment, then promotes a chosen part of the plan after a dry run', async () => {

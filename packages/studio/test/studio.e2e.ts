@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOG_SCHEMA, hashHeader, syncBody } from '../../server/test/content/fixtures.js';
@@ -323,9 +325,11 @@ describe('the Studio in Chromium', () => {
       body: { project: 'default', environment: 'production' },
     });
     if (start.status === 404) test.skip(); // The device flow is not on this server yet.
-    const { challengeId } = start.body.data;
+    const { challengeId, userCode } = start.body.data;
     await page.goto(studio(`/cli/authorize?challenge=${challengeId}`));
     await page.getByText('asks to act as you').waitFor();
+    // The code the command line printed, to compare before approving.
+    expect(await page.getByLabel('Code from the command line').textContent()).toBe(userCode);
     await expectAccessible(page);
     await screenshots(page, 'cli-authorize');
     await page.getByRole('button', { name: 'Authorize' }).click();
@@ -339,6 +343,93 @@ describe('the Studio in Chromium', () => {
     expect(exchange.status, exchange.text).toBe(200);
     expect(exchange.body.data.apiKey).toMatch(/^cms_key_cli_/);
   });
+  describe('a command-line challenge with a loopback callback', () => {
+    let listener: Server;
+    let callbackUrl = '';
+    /** The addresses the browser was sent to, as the waiting `cms login` would receive them. */
+    const received: URL[] = [];
+
+    beforeAll(async () => {
+      listener = createServer((request, response) => {
+        const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+        // The browser also asks for /favicon.ico.
+        if (url.pathname.startsWith('/callback/')) received.push(url);
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end('<!doctype html><title>cms login</title><p>back in the terminal</p>');
+      });
+      await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+      callbackUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/callback/state`;
+    });
+    afterAll(() => new Promise<void>((done) => listener.close(() => done())));
+
+    const startWithCallback = async () => {
+      const start = await server.request('POST', '/api/v1/auth/cli/start', {
+        project: null,
+        environment: null,
+        key: null,
+        body: { project: 'default', environment: 'production', callbackUrl },
+      });
+      expect(start.status, start.text).toBe(200);
+      return start.body.data as { challengeId: string; userCode: string };
+    };
+    const poll = async (challengeId: string) =>
+      (
+        await server.request('POST', '/api/v1/auth/cli/poll', {
+          project: null,
+          environment: null,
+          key: null,
+          body: { challengeId },
+        })
+      ).body.data.status;
+    const nextCallback = async (count: number) => {
+      for (let tries = 0; received.length < count && tries < 100; tries += 1) await page.waitForTimeout(50);
+      expect(received.length).toBe(count);
+      return received[count - 1] as URL;
+    };
+
+    it('shows the code the command line printed before approving, then sends the one-time code back', async () => {
+      const { challengeId, userCode } = await startWithCallback();
+      await page.goto(studio(`/cli/authorize?challenge=${challengeId}`));
+      await page.getByText('asks to act as you').waitFor();
+      expect(await page.getByLabel('Code from the command line').textContent()).toBe(userCode);
+      await page.getByText('Authorize only if it is the same code.').waitFor();
+      await expectAccessible(page);
+      await screenshots(page, 'cli-authorize-callback');
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      const back = await nextCallback(1);
+      expect(back.pathname).toBe('/callback/state');
+      expect(back.searchParams.get('challengeId')).toBe(challengeId);
+      expect(back.searchParams.get('code')).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+      expect(await poll(challengeId)).toBe('authorized');
+    });
+
+    it('Deny tells the server and sends access_denied back to the command line', async () => {
+      const { challengeId } = await startWithCallback();
+      await page.goto(studio(`/cli/authorize?challenge=${challengeId}`));
+      await page.getByRole('button', { name: 'Deny' }).click();
+      const back = await nextCallback(2);
+      expect(back.searchParams.get('challengeId')).toBe(challengeId);
+      expect(back.searchParams.get('error')).toBe('access_denied');
+      expect(back.searchParams.has('code')).toBe(false);
+      expect(await poll(challengeId)).toBe('denied');
+    });
+
+    it('Deny without a callback tells the server, and says the command line stops', async () => {
+      const start = await server.request('POST', '/api/v1/auth/cli/start', {
+        project: null,
+        environment: null,
+        key: null,
+        body: { project: 'default', environment: 'production' },
+      });
+      const { challengeId } = start.body.data;
+      await page.goto(studio(`/cli/authorize?challenge=${challengeId}`));
+      await page.getByRole('button', { name: 'Deny' }).click();
+      await page.getByText('the command line stops with an error').waitFor();
+      expect(await poll(challengeId)).toBe('denied');
+      expect(received.length).toBe(2);
+    });
+  });
+
   it('inserts an image from the media library at the cursor, found by search', async () => {
     const upload = async (filename: string) => {
       const form = new FormData();

@@ -3,7 +3,7 @@
  * optional expiry; the key is shown once), list every key the signed-in person could have created
  * (the command line's `cms_key_cli_` keys from the device flow among them) and revoke them.
  */
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, Fragment, type ReactNode, useEffect, useId, useState } from 'react';
 import { SCOPES } from '../../../../core/src/auth/scopes.js';
 import {
   type ApiError,
@@ -119,6 +119,7 @@ export function ApiKeysPage() {
           Show revoked and expired keys
         </label>
         <DataTable
+          className="list admin-table api-keys-table"
           items={shown}
           failed={keys.error !== null}
           empty="No keys yet."
@@ -129,9 +130,9 @@ export function ApiKeysPage() {
             return (
               <tr key={key.id}>
                 <td>
-                  <strong>{key.label}</strong>
+                  <strong className="key-label">{key.label}</strong>
                   <br />
-                  <code>{key.prefix}…</code>
+                  <code className="key-prefix">{key.prefix}…</code>
                   <br />
                   <small className="muted">created {formatTime(key.createdAt)}</small>
                 </td>
@@ -143,7 +144,7 @@ export function ApiKeysPage() {
                     <ul className="plain-list">
                       {key.scopes.map((scope) => (
                         <li key={scope}>
-                          <code>{scope}</code>
+                          <code>{breakableScope(scope)}</code>
                         </li>
                       ))}
                     </ul>
@@ -185,6 +186,20 @@ export function ApiKeysPage() {
       </section>
     </>
   );
+}
+
+/** `content:read:draft` with a line-break opportunity after each colon, for a narrow Scopes column. */
+function breakableScope(scope: string): ReactNode {
+  return scope.split(':').map((part, index) => (
+    <Fragment key={part}>
+      {index > 0 ? (
+        <>
+          :<wbr />
+        </>
+      ) : null}
+      {part}
+    </Fragment>
+  ));
 }
 
 /** The new key, this once, with a copy button and the warning that it is not shown again. */
