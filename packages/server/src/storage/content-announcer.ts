@@ -15,6 +15,15 @@
  * sending their NOTIFY in one transaction, so every committed change is announced, whoever sends it.
  * A duplicate (a sweep that overtakes a slow announcer) only invalidates once more.
  *
+ * Coalesced: the first announcement after a quiet spell goes at once, and the next statement starts no
+ * sooner than ANNOUNCE_INTERVAL_MS after the previous one started. At a steady rate of writes one
+ * statement then carries every payload of that interval (about one statement per 20 ms, not one per
+ * write, at 200 writes/s), for at most that much more delay before other processes hear it (their
+ * bound is 100 ms; the writing process delivered it to itself before the write returned).
+ *
+ * Wake-ups of work queues (`Db.wake`, the webhook worker's `cms_outbox`) ride on the same statements:
+ * a NOTIFY inside their transactions would serialise concurrent commits just the same.
+ *
  * The announcements go on `sender` (on PostgreSQL the LISTEN connection, whose own NOTIFYs its process
  * does not hear again: it delivered these payloads in-process before the write returned); the sweep
  * goes on `db`, so the sweeping process hears what it sends like everyone else (a dead process's
@@ -24,6 +33,9 @@ import type { Queryable } from './db.js';
 
 const RETRY_BASE_MS = 20;
 const RETRY_MAX_MS = 2_000;
+
+/** Least time between the starts of two announcing statements (see the coalescing above). */
+export const ANNOUNCE_INTERVAL_MS = 20;
 
 /** Age past which a written announcement counts as never sent, and is sent by a sweep. */
 export const ANNOUNCEMENT_ORPHAN_AGE_MS = 1_000;
@@ -43,15 +55,17 @@ const SWEEP_BATCH = 1_000;
  */
 const QUIET_COMMIT = "(select set_config('synchronous_commit', 'off', true)) as quiet";
 
-/** NOTIFYs the payloads ($2), when there is no announcement row to delete (before migration 0017). */
-const ANNOUNCE_SQL = 'select pg_notify($1, payload) from unnest($2::text[]) as payload';
+/** The notifications ($2 on the channels $1, pairwise), when there is no announcement row to delete. */
+const ANNOUNCE_SQL =
+  'select pg_notify(channel, payload) from unnest($1::text[], $2::text[]) as notification(channel, payload)';
 /**
- * NOTIFYs the payloads ($2) and deletes the announcement rows ($3) that owed them, in one statement and
- * one transaction, committed without waiting for its flush (QUIET_COMMIT). The DELETE runs before
- * COMMIT takes the notify lock.
+ * The notifications ($2 on the channels $1, pairwise) and the delete of the announcement rows ($3) that
+ * owed them, in one statement and one transaction, committed without waiting for its flush
+ * (QUIET_COMMIT). The DELETE runs before COMMIT takes the notify lock.
  */
 const ANNOUNCE_AND_DELETE_SQL = `with sent as (delete from content_announcements where id = any($3::bigint[]))
-  select pg_notify($1, payload) from ${QUIET_COMMIT}, unnest($2::text[]) as payload`;
+  select pg_notify(channel, payload)
+  from ${QUIET_COMMIT}, unnest($1::text[], $2::text[]) as notification(channel, payload)`;
 
 /**
  * Deletes the announcements older than $2 ms and NOTIFYs their environments (`content:<id>`, or
@@ -75,6 +89,11 @@ export interface ContentAnnouncer {
    * them); returns at once.
    */
   announce(payloads: readonly string[], announcement?: number | null): void;
+  /**
+   * Queues a wake-up on another channel (a work queue's), sent with the next announcement: not durable,
+   * so only for listeners that also poll (Db.wake).
+   */
+  wake(channel: string, payload: string): void;
   /** Starts sweeping announcements never sent, each SWEEP_INTERVAL_MS, until `flush`. */
   startSweeping(): void;
   /** Sends the announcements older than `orphanAgeMs` nobody sent; returns the payloads notified. */
@@ -91,30 +110,71 @@ export interface ContentAnnouncer {
 export function createContentAnnouncer(
   db: Queryable,
   channel: string,
-  options: { sender?: Queryable } = {},
+  options: { sender?: Queryable; intervalMs?: number } = {},
 ): ContentAnnouncer {
   const sender = options.sender ?? db;
-  const pending = new Set<string>();
+  const intervalMs = options.intervalMs ?? ANNOUNCE_INTERVAL_MS;
+  /** What to send, by channel: a payload queued twice goes once. */
+  const pending = new Map<string, Set<string>>();
+  let pendingCount = 0;
+  const queue = (on: string, payload: string) => {
+    let payloads = pending.get(on);
+    if (!payloads) {
+      payloads = new Set();
+      pending.set(on, payloads);
+    }
+    if (!payloads.has(payload)) pendingCount += 1;
+    payloads.add(payload);
+  };
   const announcements = new Set<number>();
   let running: Promise<void> | null = null;
   let closed = false;
   let sweepTimer: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> | null = null;
+  /** When the last announcing statement started (performance.now()), for the coalescing interval. */
+  let lastStart = Number.NEGATIVE_INFINITY;
+  /** Ends the current coalescing wait early (a flush sends at once). */
+  let hurry: (() => void) | null = null;
+  let flushing = false;
+
+  /** Waits `wait` ms, the rest of the interval since the last statement, unless a flush hurries it. */
+  const coalesce = async (wait: number) => {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, wait);
+      hurry = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    hurry = null;
+  };
 
   const send = async (): Promise<void> => {
     let failures = 0;
-    while (pending.size > 0 && !closed) {
-      const batch = [...pending];
+    while (pendingCount > 0 && !closed) {
+      // Awaited only when there is a wait: at once, the statement leaves in this same tick.
+      const wait = lastStart + intervalMs - performance.now();
+      if (wait > 0 && !flushing) await coalesce(wait);
+      lastStart = performance.now();
+      const channels: string[] = [];
+      const payloads: string[] = [];
+      for (const [on, queued] of pending) {
+        for (const payload of queued) {
+          channels.push(on);
+          payloads.push(payload);
+        }
+      }
       const ids = [...announcements];
       pending.clear();
+      pendingCount = 0;
       announcements.clear();
       try {
         // One statement: what was sent and the rows that owed it go together (a failure keeps both).
-        if (ids.length > 0) await sender.query(ANNOUNCE_AND_DELETE_SQL, [channel, batch, ids]);
-        else await sender.query(ANNOUNCE_SQL, [channel, batch]);
+        if (ids.length > 0) await sender.query(ANNOUNCE_AND_DELETE_SQL, [channels, payloads, ids]);
+        else await sender.query(ANNOUNCE_SQL, [channels, payloads]);
         failures = 0;
       } catch (error: unknown) {
-        for (const payload of batch) pending.add(payload);
+        for (const [index, payload] of payloads.entries()) queue(channels[index] as string, payload);
         // The table went away (a schema dropped and migrated again): its rows with it; send the rest.
         if (!isMissingAnnouncementsTable(error)) for (const id of ids) announcements.add(id);
         failures += 1;
@@ -138,8 +198,12 @@ export function createContentAnnouncer(
   return {
     announce(payloads, announcement) {
       if (payloads.length === 0) return;
-      for (const payload of payloads) pending.add(payload);
+      for (const payload of payloads) queue(channel, payload);
       if (announcement !== undefined && announcement !== null) announcements.add(announcement);
+      start();
+    },
+    wake(on, payload) {
+      queue(on, payload);
       start();
     },
     startSweeping() {
@@ -156,11 +220,13 @@ export function createContentAnnouncer(
     },
     sweep,
     async flush() {
+      flushing = true;
+      hurry?.();
       if (sweepTimer) clearInterval(sweepTimer);
       sweepTimer = null;
       await sweeping;
       await running;
-      if (pending.size > 0) {
+      if (pendingCount > 0) {
         start();
         await running;
       }

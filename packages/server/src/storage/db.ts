@@ -80,6 +80,14 @@ export interface Db extends Queryable {
   ): Promise<() => Promise<void>>;
   /** Sends a notification to every process listening on the channel (after commit when in a transaction). */
   notify(queryable: Queryable, channel: string, payload: string): Promise<void>;
+  /**
+   * Wakes the listeners of a work queue's channel once the transaction commits (at once outside one).
+   * Unlike `notify` it sends nothing inside the transaction: PostgreSQL serialises the commits of
+   * transactions that NOTIFY, each holding a lock across its WAL flush, and would make concurrent
+   * writers wait for each other. Not durable: this process hears it before the transaction returns,
+   * the others shortly after, unless this process dies in between. Only for listeners that also poll.
+   */
+  wake(queryable: Queryable, channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -101,6 +101,8 @@ export function createPgliteDb(pg: PGlite): Db {
       if (pending) pending.push([channel, payload]);
       else deliver(channel, payload);
     },
+    // In-process, a notification already waits for the commit and costs it nothing.
+    wake: (queryable, channel, payload) => db.notify(queryable, channel, payload),
     close: () => queue.run(() => pg.close()),
   };
   return db;

@@ -123,12 +123,22 @@ export async function openPostgresDb(options: { connectionString: string; max: n
   };
   let durableAnnouncements = await hasAnnouncementsTable();
 
+  /** The wake-ups (`wake`) each open transaction queued. */
+  const wakeUps = new WeakMap<Transaction, Array<[string, string]>>();
+  /** This process's listeners now; the others' with the next announcement (its own echo is not heard). */
+  const wake = (channel: string, payload: string) => {
+    listener.deliver(channel, payload);
+    announcer.wake(channel, payload);
+  };
+
   /** One attempt: begin, fn, commit; rolled back on any error. */
   const attempt = async <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
     durableAnnouncements ||= await hasAnnouncementsTable();
     const recordChanges = durableAnnouncements ? RECORD_CONTENT_CHANGES_QUERY : CONTENT_CHANGED_QUERY;
     const leased = await lease();
     const { client } = leased;
+    /** What `wake` queued in this transaction, sent once it commits. */
+    const wakes: Array<[string, string]> = [];
     // A conflict aborts the whole transaction even when fn catches it (COMMIT would then quietly
     // roll back), so it is remembered here and decides the outcome; so is a failed connection.
     let conflict: unknown = null;
@@ -153,6 +163,7 @@ export async function openPostgresDb(options: { connectionString: string; max: n
           await run(sql);
         },
       };
+      wakeUps.set(tx, wakes);
       const result = await fn(tx);
       if (conflict !== null) throw conflict;
       const failure = leased.failure();
@@ -168,6 +179,7 @@ export async function openPostgresDb(options: { connectionString: string; max: n
       // should this process die first, by another process's sweep of the announcement row).
       for (const payload of payloads) listener.deliver(CONTENT_CHANGE_CHANNEL, payload);
       announcer.announce(payloads, changes?.announcement);
+      for (const [channel, payload] of wakes) wake(channel, payload);
       return result;
     } catch (error: unknown) {
       const failure = leased.failure();
@@ -205,6 +217,11 @@ export async function openPostgresDb(options: { connectionString: string; max: n
     // pg_notify inside a transaction is delivered only when it commits.
     notify: async (queryable, channel, payload) => {
       await queryable.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    wake: async (queryable, channel, payload) => {
+      const queued = wakeUps.get(queryable as Transaction);
+      if (queued) queued.push([channel, payload]);
+      else wake(channel, payload);
     },
     close: async () => {
       await announcer.flush();

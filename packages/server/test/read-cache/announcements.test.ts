@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ANNOUNCE_INTERVAL_MS,
   ANNOUNCEMENT_ORPHAN_AGE_MS,
   createContentAnnouncer,
   SWEEP_INTERVAL_MS,
@@ -44,8 +45,83 @@ describe('the content announcer', () => {
       expect(sql).toContain('delete from content_announcements');
     }
     expect(statements.map(({ params }) => params)).toEqual([
-      ['cms_test', ['content:a'], [7]],
-      ['cms_test', ['content:b'], [8]],
+      [['cms_test'], ['content:a'], [7]],
+      [['cms_test'], ['content:b'], [8]],
+    ]);
+  });
+
+  it('sends the first announcement after a quiet spell at once, and coalesces what follows within the interval', async () => {
+    const sent: { at: number; payloads: unknown; ids: unknown }[] = [];
+    const db: Queryable = {
+      query: async <T>(_sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
+        sent.push({ at: performance.now(), payloads: params?.[1], ids: params?.[2] });
+        return { rows: [], rowCount: 0 };
+      },
+    };
+    const announcer = createContentAnnouncer(db, 'cms_test');
+    const first = performance.now();
+    announcer.announce(['content:a'], 1);
+    // Writes committed while the first statement is out, and a few milliseconds later: one statement.
+    announcer.announce(['content:b'], 2);
+    await sleep(5);
+    announcer.announce(['content:c', 'content:b'], 3);
+    expect(await waitUntil(() => sent.length === 2, 2_000)).toBe(true);
+    await sleep(ANNOUNCE_INTERVAL_MS * 2);
+    await announcer.flush();
+    expect(sent.map(({ payloads, ids }) => [payloads, ids])).toEqual([
+      [['content:a'], [1]],
+      [
+        ['content:b', 'content:c'],
+        [2, 3],
+      ],
+    ]);
+    expect(sent[0]!.at - first).toBeLessThan(ANNOUNCE_INTERVAL_MS);
+    // (Timers round to whole milliseconds, so allow 2 ms.)
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(ANNOUNCE_INTERVAL_MS - 2);
+    // After a quiet spell longer than the interval the next goes at once again.
+    const again = createContentAnnouncer(db, 'cms_test');
+    const since = performance.now();
+    again.announce(['content:d'], 4);
+    expect(await waitUntil(() => sent.length === 3, 2_000)).toBe(true);
+    expect(sent[2]!.at - since).toBeLessThan(ANNOUNCE_INTERVAL_MS);
+    await again.flush();
+  });
+
+  it('a flush sends what waits for the interval at once', async () => {
+    const sent: unknown[] = [];
+    const db: Queryable = {
+      query: async <T>(_sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
+        sent.push(params?.[1]);
+        return { rows: [], rowCount: 0 };
+      },
+    };
+    const announcer = createContentAnnouncer(db, 'cms_test', { intervalMs: 60_000 });
+    announcer.announce(['content:a'], 1);
+    await waitUntil(() => sent.length === 1, 2_000);
+    announcer.announce(['content:b'], 2);
+    const since = performance.now();
+    await announcer.flush();
+    expect(performance.now() - since).toBeLessThan(1_000);
+    expect(sent).toEqual([['content:a'], ['content:b']]);
+  });
+
+  it('sends wake-ups of other channels in the same statement as the announcements', async () => {
+    const statements: (readonly unknown[] | undefined)[] = [];
+    const db: Queryable = {
+      query: async <T>(_sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
+        statements.push(params);
+        return { rows: [], rowCount: 0 };
+      },
+    };
+    const announcer = createContentAnnouncer(db, 'cms_test', { intervalMs: 60_000 });
+    announcer.wake('cms_queue', 'p1');
+    announcer.announce(['content:a'], 7);
+    announcer.wake('cms_queue', 'p1');
+    announcer.wake('cms_queue', 'p2');
+    await announcer.flush();
+    expect(statements).toEqual([
+      [['cms_queue'], ['p1']],
+      [['cms_test', 'cms_queue', 'cms_queue'], ['content:a', 'p1', 'p2'], [7]],
     ]);
   });
 
@@ -63,8 +139,8 @@ describe('the content announcer', () => {
     await waitUntil(() => statements.length === 2, 2_000);
     await announcer.flush();
     expect(statements).toEqual([
-      ['cms_test', ['content:a'], [7]],
-      ['cms_test', ['content:a'], [7]],
+      [['cms_test'], ['content:a'], [7]],
+      [['cms_test'], ['content:a'], [7]],
     ]);
   });
 });
@@ -124,6 +200,37 @@ describe.runIf(testEngine() === 'postgres')('announcements between processes on 
     await sleep(ANNOUNCEMENT_ORPHAN_AGE_MS + 2 * SWEEP_INTERVAL_MS + 300);
     expect(await rows()).toBe(0);
     expect(heardByReader).toEqual(['content:env-quiet']);
+  });
+
+  it('a wake-up reaches the writing process when its transaction commits and the other soon after; a rollback wakes nobody', async () => {
+    const writerWoken: string[] = [];
+    const readerWoken: string[] = [];
+    const stopWriter = await writer.listen('cms_test_queue', (payload) => writerWoken.push(payload));
+    const stopReader = await reader.listen('cms_test_queue', (payload) => readerWoken.push(payload));
+    try {
+      await expect(
+        writer.transaction(async (tx) => {
+          await writer.wake(tx, 'cms_test_queue', 'rolled-back');
+          throw new Error('abandoned');
+        }),
+      ).rejects.toThrow('abandoned');
+      await writer.transaction(async (tx) => {
+        await writer.wake(tx, 'cms_test_queue', 'committed');
+        // Nothing is sent inside the transaction.
+        expect(writerWoken).toEqual([]);
+      });
+      expect(writerWoken).toEqual(['committed']);
+      const since = performance.now();
+      expect(await waitUntil(() => readerWoken.includes('committed'), 2_000)).toBe(true);
+      expect(performance.now() - since).toBeLessThan(100);
+      await sleep(300);
+      // Once each: the writer does not hear its own NOTIFY again, and nobody heard the rollback.
+      expect(writerWoken).toEqual(['committed']);
+      expect(readerWoken).toEqual(['committed']);
+    } finally {
+      await stopWriter();
+      await stopReader();
+    }
   });
 
   it('every other NOTIFY of the writing process still reaches it (Db.notify, the sweep)', async () => {

@@ -41,7 +41,7 @@ export function createOutbox(db: Db): Outbox {
         type: event.type,
         payload,
       });
-      await db.notify(tx, OUTBOX_CHANNEL, target.projectId);
+      await db.wake(tx, OUTBOX_CHANNEL, target.projectId);
     },
   };
 }

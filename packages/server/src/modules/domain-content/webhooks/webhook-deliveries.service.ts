@@ -92,7 +92,7 @@ export function createWebhookDeliveriesService(deps: { db: Db }) {
         await assertRedeliverable(tx, scope, webhookId);
         const row = await restartDelivery(tx, scope, webhookId, deliveryId);
         if (!row) throw notFound('Delivery');
-        await db.notify(tx, OUTBOX_CHANNEL, target.projectId);
+        await db.wake(tx, OUTBOX_CHANNEL, target.projectId);
         return toDeliveryView(row);
       });
     },
@@ -108,7 +108,7 @@ export function createWebhookDeliveriesService(deps: { db: Db }) {
       return withTransaction(db, async (tx) => {
         await assertRedeliverable(tx, scope, webhookId);
         const redelivered = await restartFailedDeliveriesSince(tx, scope, webhookId, new Date(input.since));
-        if (redelivered > 0) await db.notify(tx, OUTBOX_CHANNEL, target.projectId);
+        if (redelivered > 0) await db.wake(tx, OUTBOX_CHANNEL, target.projectId);
         return { redelivered };
       });
     },
