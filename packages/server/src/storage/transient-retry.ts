@@ -70,6 +70,16 @@ export class FailedBeforeEffect extends Error {
   }
 }
 
+/**
+ * The database could not be reached: a lost or refused connection, or every retry of one failed
+ * (SERVICE_UNAVAILABLE). An operational condition that passes, logged at warn, not a defect.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof FailedBeforeEffect) return true;
+  if (error instanceof CmsError && error.code === 'SERVICE_UNAVAILABLE') return true;
+  return isConnectionFailure(error);
+}
+
 /** Full jitter (spreads the retries of the transactions that collided): 0 to base * 2^(attempt-1) ms. */
 function backoffMs(attempt: number): number {
   return Math.random() * Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));

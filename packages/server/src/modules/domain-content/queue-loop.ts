@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../storage/db.js';
+import { isDatabaseUnavailable } from '../../storage/transient-retry.js';
 
 /** Shortest sleep when work seems due but could not be claimed (another process holds it). */
 export const MIN_RECHECK_MS = 25;
@@ -16,7 +17,10 @@ export interface QueueLoopOptions {
   pass(): Promise<boolean>;
   /** Milliseconds until the next work falls due (null: nothing queued); the loop sleeps at most the poll interval. */
   msUntilNextDue(): Promise<number | null>;
-  /** Logged, with the error, when a pass fails; the loop retries after the poll interval. */
+  /**
+   * Logged, with the error, when a pass fails; the loop retries after the poll interval. At warn when
+   * the database could not be reached (a restart, a failover: it passes), else at error.
+   */
   failureMessage: string;
 }
 
@@ -78,7 +82,8 @@ export function createQueueLoop(options: QueueLoopOptions): QueueLoop {
         if (await options.pass()) wakeRequested = true;
         if (!wakeRequested && running) waitMs = await waitBeforeNextPass();
       } catch (error: unknown) {
-        log.error({ err: error }, options.failureMessage);
+        if (isDatabaseUnavailable(error)) log.warn({ err: error }, `${options.failureMessage} (database unavailable)`);
+        else log.error({ err: error }, options.failureMessage);
       }
       if (running && !wakeRequested) await sleep(waitMs);
     }
