@@ -29,6 +29,7 @@ const SERVICE_ERRORS: Record<string, readonly ErrorCode[]> = {
   'content.previewTokens.create': ['PREVIEW_TOKEN_UNAVAILABLE'],
   'schema.get': ['SCHEMA_NOT_FOUND'],
   'auth.login': ['RATE_LIMITED'],
+  'auth.cli.start': ['RATE_LIMITED'],
   'environments.create': ['CONFLICT'],
 };
 

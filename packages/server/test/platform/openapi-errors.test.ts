@@ -88,6 +88,8 @@ describe('OpenAPI: what each operation declares', () => {
     expect(byId['health.live'].responses['409']).toBeUndefined();
     expect(byId['content.publish'].responses['409']).toBeUndefined();
     expect(byId['auth.login'].responses['429']).toBeDefined();
+    // Too many command-line sign-ins started from one address (cli-auth.service.ts).
+    expect(byId['auth.cli.start'].responses['429']['x-cms-error-codes']).toEqual(['RATE_LIMITED']);
   });
 
   it('declares X-CMS-Schema-Hash required where it is', () => {

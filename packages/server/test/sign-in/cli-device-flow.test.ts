@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLI_START_WINDOW_MS, CLI_STARTS_PER_ADDRESS } from '../../src/modules/core-system/cli-auth.service.js';
 import { asSession, expectError, signInAs } from '../identity/identity-helpers.js';
 import { sendRequest, startTestServer, type TestServer } from '../support/test-server.js';
 import { authorize, deny, exchange, movableClock, poll, signInCli, startChallenge } from './cli-helpers.js';
@@ -11,6 +12,11 @@ beforeAll(async () => {
   t = await startTestServer({ clock: time.clock, env: { CMS_PUBLIC_URL: 'https://cms.example.test' } });
 });
 afterAll(() => t.close());
+// All these requests come from one address, which may start only CLI_STARTS_PER_ADDRESS challenges in
+// a window: each test starts with the count forgotten (the challenges themselves stay).
+beforeEach(async () => {
+  await t.db.query('update cli_challenges set client_key = null');
+});
 
 const editorGrant = [{ project: 'default', environment: '*', role: 'editor' }];
 
@@ -51,6 +57,38 @@ describe('start', () => {
       'not a url',
     ]) {
       expectError(await startChallenge(t.url, { ...TARGET, callbackUrl }), 400, 'INVALID_INPUT');
+    }
+  });
+
+  it(`lets one address start ${CLI_STARTS_PER_ADDRESS} in 10 minutes, then RATE_LIMITED with Retry-After until the oldest is 10 minutes old`, async () => {
+    let moved = 0;
+    const advance = (ms: number) => {
+      time.advance(ms);
+      moved += ms;
+    };
+    try {
+      for (let i = 0; i < CLI_STARTS_PER_ADDRESS; i += 1) {
+        const started = await startChallenge(t.url, TARGET);
+        expect(started.status, started.text).toBe(200);
+        advance(1_000);
+      }
+      const refused = await startChallenge(t.url, TARGET);
+      expectError(refused, 429, 'RATE_LIMITED');
+      expect(refused.body.error.message).toContain('retry in');
+      // The oldest counted start was 20 s ago on the server's clock: it leaves the window in 580 s.
+      const wait = Number(refused.headers.get('retry-after'));
+      expect(wait).toBe(CLI_START_WINDOW_MS / 1000 - CLI_STARTS_PER_ADDRESS);
+      expect(refused.body.error.details).toEqual({ retryAfterSeconds: wait });
+      const stored = await t.db.query<{ n: number }>(
+        'select count(*)::int as n from cli_challenges where client_key is not null',
+      );
+      expect(stored.rows[0]?.n).toBe(CLI_STARTS_PER_ADDRESS);
+      // Once the oldest is out of the window, one more may start.
+      advance(wait * 1000);
+      expect((await startChallenge(t.url, TARGET)).status).toBe(200);
+      expectError(await startChallenge(t.url, TARGET), 429, 'RATE_LIMITED');
+    } finally {
+      time.advance(-moved);
     }
   });
 

@@ -16,7 +16,7 @@ export function cliAuthActions(cliAuth: CliAuthService) {
       route: authCliStartRoute,
       permissions: [],
       cli: { visibility: 'hidden' },
-      handler: async ({ body }) => cliAuth.start(body),
+      handler: async ({ body }, _ctx, { request }) => cliAuth.start(body, request.ip),
     }),
     defineAction({
       route: authCliChallengeRoute,

@@ -13,7 +13,7 @@ import {
   denyCliChallengeIfPending,
   findCliChallenge,
   findCliChallengeForUpdate,
-  insertCliChallenge,
+  insertCliChallengeWithinLimit,
   markCliChallengeExchanged,
 } from '../../storage/repositories/cli-auth.repository.js';
 import { listGrantsOfUser } from '../../storage/repositories/grants.repository.js';
@@ -21,6 +21,7 @@ import { findUserById } from '../../storage/repositories/users.repository.js';
 import type { TargetResolver } from '../../tenancy/target-resolver.js';
 import { generateApiKey, hashesEqual } from './api-key-secret.js';
 import { userScopesIn } from './cli-key-principal.js';
+import { clientAddressHash } from './login-throttle.js';
 import { generateToken, hashToken, isWellFormedToken } from './secret-tokens.js';
 import { isUserPrincipal } from './user-principal.js';
 
@@ -30,6 +31,12 @@ export const CLI_CHALLENGE_TTL_MS = 10 * 60_000;
 export const CLI_KEY_TTL_MS = 90 * 24 * 60 * 60_000;
 /** The fifth wrong code kills the challenge (decisions.md §5). */
 export const CLI_MAX_WRONG_CODES = 5;
+/**
+ * Each client address (an IPv4 address, an IPv6 /64) may start this many challenges per
+ * CLI_START_WINDOW_MS: starting needs no credentials, and a person signs in a few times a day.
+ */
+export const CLI_STARTS_PER_ADDRESS = 20;
+export const CLI_START_WINDOW_MS = 10 * 60_000;
 /** Challenges are deleted a day after they expire (their outcome no longer matters to anyone). */
 const CLI_CHALLENGE_KEEP_MS = 24 * 60 * 60_000;
 
@@ -139,8 +146,13 @@ export function createCliAuthService(deps: {
   };
 
   return {
+    /**
+     * Opens a challenge for the command line (no credentials), at most CLI_STARTS_PER_ADDRESS per
+     * client address in CLI_START_WINDOW_MS: past that, RATE_LIMITED with Retry-After.
+     */
     async start(
       input: CliStartInput,
+      clientAddress: string,
     ): Promise<{ challengeId: string; authorizeUrl: string; userCode: string; expiresAt: Date }> {
       if (input.callbackUrl !== undefined) assertLoopbackCallback(input.callbackUrl);
       const now = deps.clock();
@@ -148,15 +160,30 @@ export function createCliAuthService(deps: {
       const expiresAt = new Date(now.getTime() + CLI_CHALLENGE_TTL_MS);
       const userCode = makeUserCode();
       await deleteCliChallengesExpiredBefore(deps.db, new Date(now.getTime() - CLI_CHALLENGE_KEEP_MS));
-      await insertCliChallenge(deps.db, {
-        idHash: hashToken(challengeId),
-        project: input.project,
-        environment: input.environment,
-        callbackUrl: input.callbackUrl ?? null,
-        userCode,
-        createdAt: now,
-        expiresAt,
-      });
+      const { inserted, oldestCounted } = await insertCliChallengeWithinLimit(
+        deps.db,
+        {
+          idHash: hashToken(challengeId),
+          project: input.project,
+          environment: input.environment,
+          callbackUrl: input.callbackUrl ?? null,
+          userCode,
+          createdAt: now,
+          expiresAt,
+          clientKey: clientAddressHash(clientAddress),
+        },
+        { since: new Date(now.getTime() - CLI_START_WINDOW_MS), limit: CLI_STARTS_PER_ADDRESS },
+      );
+      if (!inserted) {
+        const freeAt = (oldestCounted?.getTime() ?? now.getTime()) + CLI_START_WINDOW_MS;
+        const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
+        throw new CmsError(
+          'RATE_LIMITED',
+          `Too many command-line sign-ins were started from this address in the last ${CLI_START_WINDOW_MS / 60_000} minutes (${CLI_STARTS_PER_ADDRESS}): finish one already open, or retry in ${seconds} s.`,
+          { retryAfterSeconds: seconds },
+          { 'retry-after': String(seconds) },
+        );
+      }
       const authorizeUrl = `${deps.publicUrl}/studio/cli/authorize?challenge=${encodeURIComponent(challengeId)}`;
       return { challengeId, authorizeUrl, userCode, expiresAt };
     },

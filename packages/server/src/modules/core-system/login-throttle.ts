@@ -43,6 +43,11 @@ export function clientKeyOf(address: string): string {
   return `${prefix.join(':')}::/64`;
 }
 
+/** How a client address is stored: a hash of its client key (`clientKeyOf`), never the address. */
+export function clientAddressHash(address: string): Buffer {
+  return keyHash('address', clientKeyOf(address));
+}
+
 function keyHash(kind: 'email' | 'address', value: string): Buffer {
   return createHash('sha256').update(`${kind}\u0000${value}`).digest();
 }
@@ -57,7 +62,7 @@ export interface ThrottleKeys {
 export function createLoginThrottle(deps: { db: Queryable; clock: Clock }) {
   return {
     keysFor(email: string, address: string): ThrottleKeys {
-      return { email: keyHash('email', email), address: keyHash('address', clientKeyOf(address)) };
+      return { email: keyHash('email', email), address: clientAddressHash(address) };
     },
 
     /** Throws RATE_LIMITED with Retry-After while either counter is in backoff. */

@@ -28,18 +28,42 @@ const COLUMNS = `id_hash as "idHash", project, environment, callback_url as "cal
   expires_at as "expiresAt"`;
 
 /** Inserts a new pending challenge. */
-export async function insertCliChallenge(
+/**
+ * Inserts a challenge unless its client started `limit` or more since `since`, in one statement.
+ * Answers whether it was inserted and, when it was not, when the oldest of those counted was started.
+ */
+export async function insertCliChallengeWithinLimit(
   db: Queryable,
   row: Pick<
     CliChallengeRow,
     'idHash' | 'project' | 'environment' | 'callbackUrl' | 'userCode' | 'createdAt' | 'expiresAt'
-  >,
-): Promise<void> {
-  await db.query(
-    `insert into cli_challenges (id_hash, project, environment, callback_url, user_code, created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7)`,
-    [row.idHash, row.project, row.environment, row.callbackUrl, row.userCode, row.createdAt, row.expiresAt],
+  > & { clientKey: Buffer },
+  bound: { since: Date; limit: number },
+): Promise<{ inserted: boolean; oldestCounted: Date | null }> {
+  const result = await db.query<{ inserted: boolean; oldest: Date | null }>(
+    `with recent as (
+       select count(*)::int as n, min(created_at) as oldest from cli_challenges
+       where client_key = $8 and created_at > $9),
+     added as (
+       insert into cli_challenges (id_hash, project, environment, callback_url, user_code, created_at, expires_at, client_key)
+       select $1, $2, $3, $4, $5, $6, $7, $8 from recent where recent.n < $10
+       returning 1)
+     select exists (select 1 from added) as inserted, (select oldest from recent) as oldest`,
+    [
+      row.idHash,
+      row.project,
+      row.environment,
+      row.callbackUrl,
+      row.userCode,
+      row.createdAt,
+      row.expiresAt,
+      row.clientKey,
+      bound.since,
+      bound.limit,
+    ],
   );
+  const answer = result.rows[0];
+  return { inserted: answer?.inserted === true, oldestCounted: answer?.oldest ?? null };
 }
 
 /** Finds a challenge by the hash of its id, or null. */
