@@ -88,9 +88,13 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.setViewportSize({ width, height: 900 });
     // CodeMirror measures its lines only once in view; outside it, it guesses their heights and the
     // gutter's numbers drift from their lines in a full-page capture.
+    // Then back to the top: a sticky panel (the editor's status) is drawn where the scroll left it.
     await page.evaluate(`(async () => {
+      const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       document.querySelector('.cm-editor')?.scrollIntoView();
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await frames();
+      window.scrollTo(0, 0);
+      await frames();
     })()`);
     await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
   }
