@@ -35,11 +35,29 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** Starts a sign-in; answers the AuthnRequest id the IdP must answer to. */
+/** The binding cookie each started sign-in left in "the browser", by AuthnRequest id. */
+const bindings = new Map<string, string>();
+let lastBinding: string | null = null;
+
+/** The value of a Set-Cookie of `name` in an answer, or undefined. */
+function cookieOf(answer: { headers: Headers }, name: string): string | undefined {
+  return answer.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith(`${name}=`))
+    ?.split(';')[0]
+    ?.slice(name.length + 1);
+}
+
+/** Starts a sign-in; answers the AuthnRequest id the IdP must answer to (and keeps its binding cookie). */
 async function startSignIn(): Promise<string> {
   const started = await sendRequest(t.url, null, 'POST', '/api/v1/auth/sso/corp-saml');
   expect(started.status, started.text).toBe(200);
-  return readRedirect(started.body.data.redirectUrl).id;
+  const { id } = readRedirect(started.body.data.redirectUrl);
+  const binding = cookieOf(started, 'cms_saml');
+  expect(binding).toBeTruthy();
+  bindings.set(id, binding as string);
+  lastBinding = binding as string;
+  return id;
 }
 
 function fields(requestId: string, overrides: Partial<AssertionFields> = {}): AssertionFields {
@@ -60,11 +78,22 @@ function response(requestId: string, inner: string): string {
   return responseXml({ issuer: IDP_ISSUER, destination: ACS, inResponseTo: requestId }, inner);
 }
 
-function postAcs(xml: string) {
-  const form = new URLSearchParams({ SAMLResponse: Buffer.from(xml).toString('base64'), RelayState: '' });
+/**
+ * Posts an answer to the ACS as the browser that started its sign-in does: with that sign-in's binding
+ * cookie, and the RelayState the IdP echoes (by default the sign-in its InResponseTo names, else the
+ * last one started). `browser` overrides both.
+ */
+function postAcs(xml: string, browser?: { cookie: string | null; relayState: string }) {
+  const inResponseTo = /InResponseTo="([^"]+)"/.exec(xml)?.[1] ?? '';
+  const binding = bindings.get(inResponseTo) ?? lastBinding;
+  const { cookie, relayState } = browser ?? { cookie: binding, relayState: binding ?? '' };
+  const form = new URLSearchParams({ SAMLResponse: Buffer.from(xml).toString('base64'), RelayState: relayState });
   return sendRequest(t.url, null, 'POST', '/api/v1/auth/saml/acs', {
     rawBody: form.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(cookie ? { cookie: `cms_saml=${cookie}` } : {}),
+    },
     project: null,
     environment: null,
   });
@@ -75,7 +104,9 @@ function expectFailure(answer: { status: number; headers: Headers }, code: strin
   const location = new URL(answer.headers.get('location') as string);
   expect(`${location.origin}${location.pathname}`).toBe(`${PUBLIC_URL}/studio/login`);
   expect(Object.fromEntries(location.searchParams)).toEqual({ error: code, reason });
-  expect(answer.headers.getSetCookie()).toEqual([]);
+  // No session; at most the binding cookie cleared (it serves once).
+  const cookies = answer.headers.getSetCookie();
+  expect(cookies.filter((cookie) => !cookie.startsWith('cms_saml=;'))).toEqual([]);
 }
 
 async function expectSignedIn(answer: { status: number; headers: Headers; text: string }, email: string) {
@@ -140,6 +171,75 @@ describe('starting a sign-in', () => {
       Buffer.from(request.signature, 'base64'),
     );
     expect(valid).toBe(true);
+  });
+});
+
+describe('the browser binding (https)', () => {
+  it('sets an HttpOnly, Secure, SameSite=None cookie for the ACS only, holding the RelayState sent to the IdP', async () => {
+    const started = await sendRequest(t.url, null, 'POST', '/api/v1/auth/sso/corp-saml');
+    const cookie = started.headers.getSetCookie().find((c) => c.startsWith('cms_saml=')) as string;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/Secure/i);
+    expect(cookie).toMatch(/SameSite=None/i);
+    expect(cookie).toMatch(/Path=\/api\/v1\/auth\/saml\/acs/);
+    expect(cookie).toMatch(/Max-Age=600/);
+    const relayState = new URL(started.body.data.redirectUrl).searchParams.get('RelayState');
+    expect(relayState).toBe(cookieOf(started, 'cms_saml'));
+    expect(relayState).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("refuses a valid answer posted by a browser without the cookie, or with another sign-in's", async () => {
+    const requestId = await startSignIn();
+    const own = bindings.get(requestId) as string;
+    const assertion = fields(requestId);
+    const xml = response(requestId, signAssertion(assertionXml(assertion), idp));
+    // The attacker's own answer, made to land in a victim's browser: no cookie there.
+    expectFailure(await postAcs(xml, { cookie: null, relayState: own }), 'UNAUTHORIZED', 'browser_mismatch');
+    // The victim started a sign-in of their own: their cookie, the attacker's RelayState.
+    await startSignIn();
+    const victims = lastBinding as string;
+    expectFailure(await postAcs(xml, { cookie: victims, relayState: own }), 'UNAUTHORIZED', 'browser_mismatch');
+    const created = await t.db.query('select 1 from users where email = $1', [assertion.email]);
+    expect(created.rowCount).toBe(0);
+    // The browser that started it still can (the refusals above used nothing up).
+    await expectSignedIn(await postAcs(xml), assertion.email);
+  });
+});
+
+describe('the browser binding over plain http', () => {
+  it('is not set (browsers refuse SameSite=None without Secure), and the sign-in works without it', async () => {
+    const plain = await startTestServer({
+      env: {
+        CMS_PUBLIC_URL: 'http://cms.example.test',
+        CMS_SAML_PROVIDERS: JSON.stringify([
+          { slug: 'corp-saml', label: 'Corp SAML', entryPoint: ENTRY_POINT, idpIssuer: IDP_ISSUER, idpCert: idp.cert },
+        ]),
+      },
+    });
+    try {
+      const started = await sendRequest(plain.url, null, 'POST', '/api/v1/auth/sso/corp-saml');
+      expect(started.status, started.text).toBe(200);
+      expect(cookieOf(started, 'cms_saml')).toBeUndefined();
+      const { id } = readRedirect(started.body.data.redirectUrl);
+      const acs = 'http://cms.example.test/api/v1/auth/saml/acs';
+      const assertion = fields(id, { audience: 'http://cms.example.test/api/v1/auth/saml/metadata', recipient: acs });
+      const xml = responseXml(
+        { issuer: IDP_ISSUER, destination: acs, inResponseTo: id },
+        signAssertion(assertionXml(assertion), idp),
+      );
+      const form = new URLSearchParams({ SAMLResponse: Buffer.from(xml).toString('base64'), RelayState: '' });
+      const answer = await sendRequest(plain.url, null, 'POST', '/api/v1/auth/saml/acs', {
+        rawBody: form.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        project: null,
+        environment: null,
+      });
+      expect(answer.status, answer.text).toBe(302);
+      expect(answer.headers.get('location')).toBe('http://cms.example.test/studio/');
+      expect(cookieOf(answer, 'cms_session')).toBeTruthy();
+    } finally {
+      await plain.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineAction } from '../../actions/define-action.js';
 import type { SamlService } from './saml.service.js';
 import type { CookiePolicy } from './session-cookies.js';
-import { finishSsoInBrowser } from './sso-redirects.js';
+import { finishSsoInBrowser, takeSamlBindingCookie } from './sso-redirects.js';
 
 /** The ACS alone parses `application/x-www-form-urlencoded` (what IdPs post); nothing else does. */
 async function parseForms(scope: FastifyInstance): Promise<void> {
@@ -30,8 +30,12 @@ export function samlActions(deps: { saml: SamlService; publicUrl: string; cookie
       setupScope: parseForms,
       studio: { visibility: 'hidden' },
       cli: { visibility: 'hidden' },
-      handler: async ({ body }, _ctx, { request, reply }) =>
-        finishSsoInBrowser(request, reply, deps, (origin) => deps.saml.finish(body ?? {}, origin)),
+      handler: async ({ body }, _ctx, { request, reply }) => {
+        const binding = takeSamlBindingCookie(request, reply);
+        return finishSsoInBrowser(request, reply, deps, (origin) =>
+          deps.saml.finish(body ?? {}, { ...origin, binding, bindingRequired: deps.cookies.secure }),
+        );
+      },
     }),
   ];
 }

@@ -18,6 +18,7 @@ import {
   rememberSamlAssertion,
   takeSsoRequest,
 } from '../../storage/repositories/sso-requests.repository.js';
+import { hashesEqual } from './api-key-secret.js';
 import { SSO_REQUEST_TTL_MS } from './oidc.service.js';
 import type { SamlSpKeys } from './saml-sp-keys.js';
 import { hashToken } from './secret-tokens.js';
@@ -189,10 +190,13 @@ export function createSamlService(deps: {
     entityId,
     acsUrl,
 
-    /** Starts a sign-in: the IdP's address with a signed AuthnRequest (HTTP-Redirect binding). */
-    async start(provider: SamlProviderSettings): Promise<{ redirectUrl: string }> {
+    /**
+     * Starts a sign-in: the IdP's address with a signed AuthnRequest (HTTP-Redirect binding). `binding`,
+     * when the browser holds it in its binding cookie, goes as the RelayState the IdP posts back.
+     */
+    async start(provider: SamlProviderSettings, binding: string | null): Promise<{ redirectUrl: string }> {
       const saml = await samlFor(provider);
-      return { redirectUrl: await saml.getAuthorizeUrlAsync('', undefined, {}) };
+      return { redirectUrl: await saml.getAuthorizeUrlAsync(binding ?? '', undefined, {}) };
     },
 
     /** The service provider's metadata (interface.md "Authentication endpoints"). */
@@ -210,10 +214,27 @@ export function createSamlService(deps: {
       });
     },
 
-    /** Verifies an answer posted to the ACS and signs its user in; throws SsoFailure. */
-    async finish(form: Record<string, unknown>, origin: SignInOrigin): Promise<IssuedSession> {
+    /**
+     * Verifies an answer posted to the ACS and signs its user in; throws SsoFailure. With
+     * `bindingRequired` (an https public address) the answer's RelayState must be the `binding` the
+     * browser's cookie holds: nobody can make a victim's browser finish a sign-in they started.
+     */
+    async finish(
+      form: Record<string, unknown>,
+      origin: SignInOrigin & { binding: string | null; bindingRequired: boolean },
+    ): Promise<IssuedSession> {
       const response = form.SAMLResponse;
       if (typeof response !== 'string' || response === '') throw invalid('no SAMLResponse in the form');
+      if (origin.bindingRequired) {
+        const relayState = typeof form.RelayState === 'string' ? form.RelayState : '';
+        if (origin.binding === null || !hashesEqual(hashToken(origin.binding), hashToken(relayState))) {
+          throw new SsoFailure(
+            'UNAUTHORIZED',
+            'browser_mismatch',
+            'This sign-in was started in another browser: start again.',
+          );
+        }
+      }
       const xml = Buffer.from(response, 'base64').toString('utf8');
       const provider = providerOf(xml);
       if (!provider) throw invalid('the answer comes from no configured identity provider');

@@ -79,3 +79,33 @@ export function takeSsoBindingCookie(
   }
   return value || null;
 }
+
+/**
+ * The cookie that ties a SAML sign-in to the browser that started it: its value is the RelayState of
+ * the AuthnRequest, which the identity provider posts back to the ACS with the answer. The ACS is a
+ * cross-site POST, which browsers send a cookie with only when it is `SameSite=None`, and they accept
+ * that only with `Secure`: so it exists only with an https CMS_PUBLIC_URL (docs/access-control.md).
+ */
+export const SAML_BINDING_COOKIE = 'cms_saml';
+const SAML_COOKIE_PATH = '/api/v1/auth/saml/acs';
+
+/** Sets the SAML binding cookie (https only, see above). HttpOnly, limited to the ACS and to 10 minutes. */
+export function setSamlBindingCookie(reply: FastifyReply, value: string): void {
+  reply.setCookie(SAML_BINDING_COOKIE, value, {
+    path: SAML_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'none',
+    secure: true,
+    maxAge: Math.floor(SSO_REQUEST_TTL_MS / 1000),
+  });
+}
+
+/** The SAML binding cookie the browser sent, or null; cleared in the answer when sent (it serves once). */
+export function takeSamlBindingCookie(request: FastifyRequest, reply: FastifyReply): string | null {
+  const header = request.headers.cookie;
+  const value = header ? request.server.parseCookie(header)[SAML_BINDING_COOKIE] : undefined;
+  if (value) {
+    reply.clearCookie(SAML_BINDING_COOKIE, { path: SAML_COOKIE_PATH, httpOnly: true, sameSite: 'none', secure: true });
+  }
+  return value || null;
+}

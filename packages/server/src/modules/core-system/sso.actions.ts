@@ -2,12 +2,18 @@ import { authProvidersListRoute, authSsoCallbackRoute, authSsoStartRoute, notFou
 import { defineAction } from '../../actions/define-action.js';
 import type { OidcProviderSettings, SamlProviderSettings, SsoSettings } from '../../sso-settings.js';
 import type { OidcService } from './oidc.service.js';
+import { generateToken } from './secret-tokens.js';
 import type { CookiePolicy } from './session-cookies.js';
-import { finishSsoInBrowser, setSsoBindingCookie, takeSsoBindingCookie } from './sso-redirects.js';
+import {
+  finishSsoInBrowser,
+  setSamlBindingCookie,
+  setSsoBindingCookie,
+  takeSsoBindingCookie,
+} from './sso-redirects.js';
 
 /** What the SSO routes need of the SAML side (absent when no SAML provider is configured). */
 export interface SamlStarter {
-  start(provider: SamlProviderSettings): Promise<{ redirectUrl: string }>;
+  start(provider: SamlProviderSettings, binding: string | null): Promise<{ redirectUrl: string }>;
 }
 
 /** Single sign-on: the provider list, starting a sign-in, and the OIDC callback. */
@@ -45,7 +51,11 @@ export function ssoActions(deps: {
           return { redirectUrl };
         }
         if (!deps.saml) throw notFound('Sign-in provider');
-        return deps.saml.start(provider);
+        // Bound to this browser by a cookie only over https (sso-redirects.ts, SAML_BINDING_COOKIE).
+        const binding = deps.cookies.secure ? generateToken() : null;
+        const started = await deps.saml.start(provider, binding);
+        if (binding) setSamlBindingCookie(reply, binding);
+        return started;
       },
     }),
     defineAction({
