@@ -4,7 +4,7 @@ import { navigate, useLocation } from '../router.js';
 import { AuthCard } from '../ui/auth-card.js';
 import { AuthForm, useAuthSubmit } from '../ui/auth-form.js';
 import { TextField } from '../ui/text-field.js';
-import { signInMessage } from './auth-messages.js';
+import { signInMessage, ssoFailureMessage } from './auth-messages.js';
 
 /** Where to go after signing in: only a Studio path, never another site. */
 export function safeNext(next: string | null): string {
@@ -18,7 +18,9 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, setError, fail, submit } = useAuthSubmit({
-    initialError: ssoError ? { message: signInMessage(ssoError), code: ssoError, requestId: null } : null,
+    initialError: ssoError
+      ? { message: ssoFailureMessage(ssoError, query.get('reason')), code: ssoError, requestId: null }
+      : null,
     describe: (apiError) => ({
       message: signInMessage(apiError.code, apiError.message),
       code: apiError.code,
