@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineAction } from '../../actions/define-action.js';
 import type { SamlService } from './saml.service.js';
 import type { CookiePolicy } from './session-cookies.js';
-import { finishSsoInBrowser, takeSamlBindingCookie } from './sso-redirects.js';
+import { finishSsoInBrowser, SAML_BINDING_COOKIE, takeBindingCookie } from './sso-redirects.js';
 
 /** The ACS alone parses `application/x-www-form-urlencoded` (what IdPs post); nothing else does. */
 async function parseForms(scope: FastifyInstance): Promise<void> {
@@ -31,7 +31,7 @@ export function samlActions(deps: { saml: SamlService; publicUrl: string; cookie
       studio: { visibility: 'hidden' },
       cli: { visibility: 'hidden' },
       handler: async ({ body }, _ctx, { request, reply }) => {
-        const binding = takeSamlBindingCookie(request, reply);
+        const binding = takeBindingCookie(request, reply, SAML_BINDING_COOKIE, deps.cookies);
         return finishSsoInBrowser(request, reply, deps, (origin) =>
           deps.saml.finish(body ?? {}, { ...origin, binding, bindingRequired: deps.cookies.secure }),
         );

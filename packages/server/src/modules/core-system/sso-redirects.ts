@@ -41,71 +41,64 @@ export async function finishSsoInBrowser(
   }
 }
 
-/** The cookie that ties an OIDC sign-in to the browser that started it (RFC 6749 §10.12). */
-export const SSO_BINDING_COOKIE = 'cms_sso';
-const SSO_COOKIE_PATH = '/api/v1/auth/sso/';
+/**
+ * A cookie that ties a single sign-on to the browser that started it: the answer is accepted only with
+ * it, so nobody can make a victim's browser finish a sign-in the attacker started (login CSRF). Always
+ * HttpOnly, limited to the route that takes the answer and to the 10 minutes a sign-in may take; it
+ * serves once.
+ */
+interface BindingCookie {
+  name: string;
+  path: string;
+  sameSite: 'lax' | 'none';
+}
 
 /**
- * Sets the binding cookie when a sign-in starts: the callback is accepted only with it, so nobody can
- * make a victim's browser finish a sign-in the attacker started (login CSRF). HttpOnly, SameSite=Lax
- * (sent on the provider's top-level redirect back), limited to the SSO routes and to the 10 minutes
- * a sign-in may take.
+ * OIDC (RFC 6749 §10.12): SameSite=Lax, sent on the provider's top-level redirect back to the callback;
+ * its value is the state.
  */
-export function setSsoBindingCookie(reply: FastifyReply, policy: CookiePolicy, value: string): void {
-  reply.setCookie(SSO_BINDING_COOKIE, value, {
-    path: SSO_COOKIE_PATH,
+export const OIDC_BINDING_COOKIE: BindingCookie = { name: 'cms_sso', path: '/api/v1/auth/sso/', sameSite: 'lax' };
+
+/**
+ * SAML: its value is the AuthnRequest's RelayState, which the identity provider posts back with the
+ * answer. The ACS is a cross-site POST, which browsers send a cookie with only when it is
+ * `SameSite=None`, and they accept that only with `Secure`: so it is set only with an https
+ * CMS_PUBLIC_URL (docs/access-control.md).
+ */
+export const SAML_BINDING_COOKIE: BindingCookie = { name: 'cms_saml', path: '/api/v1/auth/saml/acs', sameSite: 'none' };
+
+/** The attributes a binding cookie is set and cleared with (SameSite=None is only valid with Secure). */
+function bindingAttributes(cookie: BindingCookie, policy: CookiePolicy) {
+  return {
+    path: cookie.path,
     httpOnly: true,
-    sameSite: 'lax',
-    secure: policy.secure,
+    sameSite: cookie.sameSite,
+    secure: cookie.sameSite === 'none' || policy.secure,
+  } as const;
+}
+
+/** Sets a binding cookie when a sign-in starts. */
+export function setBindingCookie(
+  reply: FastifyReply,
+  cookie: BindingCookie,
+  policy: CookiePolicy,
+  value: string,
+): void {
+  reply.setCookie(cookie.name, value, {
+    ...bindingAttributes(cookie, policy),
     maxAge: Math.floor(SSO_REQUEST_TTL_MS / 1000),
   });
 }
 
-/** The binding cookie the browser sent, or null; always cleared in the answer (it serves once). */
-export function takeSsoBindingCookie(
+/** The binding cookie the browser sent, or null; cleared in the answer when sent (it serves once). */
+export function takeBindingCookie(
   request: FastifyRequest,
   reply: FastifyReply,
+  cookie: BindingCookie,
   policy: CookiePolicy,
 ): string | null {
   const header = request.headers.cookie;
-  const value = header ? request.server.parseCookie(header)[SSO_BINDING_COOKIE] : undefined;
-  if (value) {
-    reply.clearCookie(SSO_BINDING_COOKIE, {
-      path: SSO_COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: policy.secure,
-    });
-  }
-  return value || null;
-}
-
-/**
- * The cookie that ties a SAML sign-in to the browser that started it: its value is the RelayState of
- * the AuthnRequest, which the identity provider posts back to the ACS with the answer. The ACS is a
- * cross-site POST, which browsers send a cookie with only when it is `SameSite=None`, and they accept
- * that only with `Secure`: so it exists only with an https CMS_PUBLIC_URL (docs/access-control.md).
- */
-export const SAML_BINDING_COOKIE = 'cms_saml';
-const SAML_COOKIE_PATH = '/api/v1/auth/saml/acs';
-
-/** Sets the SAML binding cookie (https only, see above). HttpOnly, limited to the ACS and to 10 minutes. */
-export function setSamlBindingCookie(reply: FastifyReply, value: string): void {
-  reply.setCookie(SAML_BINDING_COOKIE, value, {
-    path: SAML_COOKIE_PATH,
-    httpOnly: true,
-    sameSite: 'none',
-    secure: true,
-    maxAge: Math.floor(SSO_REQUEST_TTL_MS / 1000),
-  });
-}
-
-/** The SAML binding cookie the browser sent, or null; cleared in the answer when sent (it serves once). */
-export function takeSamlBindingCookie(request: FastifyRequest, reply: FastifyReply): string | null {
-  const header = request.headers.cookie;
-  const value = header ? request.server.parseCookie(header)[SAML_BINDING_COOKIE] : undefined;
-  if (value) {
-    reply.clearCookie(SAML_BINDING_COOKIE, { path: SAML_COOKIE_PATH, httpOnly: true, sameSite: 'none', secure: true });
-  }
+  const value = header ? request.server.parseCookie(header)[cookie.name] : undefined;
+  if (value) reply.clearCookie(cookie.name, bindingAttributes(cookie, policy));
   return value || null;
 }

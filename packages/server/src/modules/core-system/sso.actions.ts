@@ -6,9 +6,10 @@ import { generateToken } from './secret-tokens.js';
 import type { CookiePolicy } from './session-cookies.js';
 import {
   finishSsoInBrowser,
-  setSamlBindingCookie,
-  setSsoBindingCookie,
-  takeSsoBindingCookie,
+  OIDC_BINDING_COOKIE,
+  SAML_BINDING_COOKIE,
+  setBindingCookie,
+  takeBindingCookie,
 } from './sso-redirects.js';
 
 /** What the SSO routes need of the SAML side (absent when no SAML provider is configured). */
@@ -47,14 +48,14 @@ export function ssoActions(deps: {
         if (!provider) throw notFound('Sign-in provider');
         if (provider.kind === 'oidc') {
           const { redirectUrl, state } = await deps.oidc.start(provider);
-          setSsoBindingCookie(reply, deps.cookies, state);
+          setBindingCookie(reply, OIDC_BINDING_COOKIE, deps.cookies, state);
           return { redirectUrl };
         }
         if (!deps.saml) throw notFound('Sign-in provider');
         // Bound to this browser by a cookie only over https (sso-redirects.ts, SAML_BINDING_COOKIE).
         const binding = deps.cookies.secure ? generateToken() : null;
         const started = await deps.saml.start(provider, binding);
-        if (binding) setSamlBindingCookie(reply, binding);
+        if (binding) setBindingCookie(reply, SAML_BINDING_COOKIE, deps.cookies, binding);
         return started;
       },
     }),
@@ -67,7 +68,7 @@ export function ssoActions(deps: {
         const query = new URLSearchParams(
           request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
         );
-        const binding = takeSsoBindingCookie(request, reply, deps.cookies);
+        const binding = takeBindingCookie(request, reply, OIDC_BINDING_COOKIE, deps.cookies);
         return finishSsoInBrowser(request, reply, deps, (origin) =>
           deps.oidc.finish(findOidc(params.provider), query, { ...origin, binding }),
         );
