@@ -19,7 +19,7 @@ const API_HINTS: Record<string, string> = {
   CONFLICT: 'Someone changed it on the server: run `cms pull`, resolve, then push again.',
   PROJECT_NOT_FOUND: 'Check --project / CMS_PROJECT.',
   ENVIRONMENT_NOT_FOUND: 'Check --environment / CMS_ENVIRONMENT; `cms env list` shows them.',
-  RATE_LIMITED: 'The server is busy: try again, or lower --concurrency.',
+  RATE_LIMITED: 'Too many attempts from here: wait as long as the message says, then try again.',
 };
 
 export function toReport(error: unknown): ErrorReport {
