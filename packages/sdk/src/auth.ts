@@ -10,6 +10,19 @@ export function authArea(t: Transport) {
   return {
     login: (body: In<'auth.login', 'body'>, options?: CallOptions) =>
       callRoute(t, 'auth.login', { json: body }, options),
+    /** The second sign-in step, when `login` answered `{ mfa }`: its `challengeToken` and a code. */
+    loginMfa: (body: In<'auth.login.mfa', 'body'>, options?: CallOptions) =>
+      callRoute(t, 'auth.login.mfa', { json: body }, options),
+    /** The caller's own second factor (TOTP, recovery codes): `/api/v1/me/mfa/*`. */
+    mfa: {
+      status: (options?: CallOptions) => callRoute(t, 'me.mfa.get', {}, options),
+      enrol: (options?: CallOptions) => callRoute(t, 'me.mfa.enrol', {}, options),
+      confirm: (code: string, options?: CallOptions) => callRoute(t, 'me.mfa.confirm', { json: { code } }, options),
+      renewRecoveryCodes: (code: string, options?: CallOptions) =>
+        callRoute(t, 'me.mfa.recoveryCodes', { json: { code } }, options),
+      disable: (body: In<'me.mfa.disable', 'body'>, options?: CallOptions) =>
+        callRoute(t, 'me.mfa.disable', { json: body }, options),
+    },
     logout: (options?: CallOptions) => callRoute(t, 'auth.logout', {}, options),
     sessions: (options?: CallOptions) => callRoute(t, 'auth.sessions.list', {}, options),
     endSession: (id: string, options?: CallOptions) => callRoute(t, 'auth.sessions.end', { params: { id } }, options),

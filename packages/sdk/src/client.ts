@@ -4,7 +4,6 @@
  * const cms = createClient({ baseUrl, apiKey, project: 'default', environment: 'production' });
  * const page = await cms.content.list({ type: 'post', limit: 20, sort: 'createdAt', order: 'desc' });
  */
-import type { ContentType } from '@cms/core';
 import {
   actionsArea,
   apiKeysArea,
@@ -18,14 +17,17 @@ import {
   usersArea,
   webhooksArea,
 } from './areas.js';
+import { auditArea } from './audit.js';
 import { authArea } from './auth.js';
 import { contentArea } from './content.js';
 import { mediaArea } from './media.js';
+import { releasesArea } from './releases.js';
 import type { RetryOptions } from './retry.js';
-import { type Credentials, createTransport, type Transport } from './transport.js';
+import { type Credentials, createTransport, type Transport, type TransportOptions } from './transport.js';
+import type { ClientTypes } from './typed-content.js';
 
 /** What `createClient` takes. */
-export interface ClientOptions<Types extends readonly ContentType[] = readonly []> {
+export interface ClientOptions<Types extends ClientTypes = readonly []> {
   /** Where the API is, such as `https://cms.example.com`. */
   baseUrl: string;
   /** An API key (`cms_key_...`), sent as `Authorization: Bearer`. */
@@ -44,11 +46,16 @@ export interface ClientOptions<Types extends readonly ContentType[] = readonly [
   retries?: number | RetryOptions;
   /** X-CMS-Schema-Hash of writes: a hash, or `'fetch'` to read the server's (see TransportOptions). */
   schemaHash?: string | 'fetch';
-  /** The config's types, so `content.list({ type: 'post' })` types frontmatter by name. */
+  /** Called before each retry (see TransportOptions): how the CLI shows "retry 1 in 500 ms". */
+  onRetry?: TransportOptions['onRetry'];
+  /**
+   * The config's types, so `content.list({ type: 'post' })` types frontmatter by name. Or, without
+   * this option, the `CmsTypes` that `cms types` generates: `createClient<CmsTypes>({ ... })`.
+   */
   types?: Types;
 }
 
-function credentialsOf(options: ClientOptions<readonly ContentType[]>): Credentials {
+function credentialsOf(options: ClientOptions<ClientTypes>): Credentials {
   if (options.apiKey) return { kind: 'apiKey', apiKey: options.apiKey };
   if (options.session) {
     return typeof options.session === 'object'
@@ -58,12 +65,14 @@ function credentialsOf(options: ClientOptions<readonly ContentType[]>): Credenti
   return { kind: 'none' };
 }
 
-function areas<Types extends readonly ContentType[]>(transport: Transport) {
+function areas<Types extends ClientTypes>(transport: Transport) {
   return {
     content: contentArea<Types>(transport),
     schema: schemaArea(transport),
     media: mediaArea(transport),
     webhooks: webhooksArea(transport),
+    releases: releasesArea(transport),
+    audit: auditArea(transport),
     environments: environmentsArea(transport),
     search: searchArea(transport),
     migrations: migrationsArea(transport),
@@ -78,13 +87,13 @@ function areas<Types extends readonly ContentType[]>(transport: Transport) {
 }
 
 /** A client: one property per area. */
-export type CmsClient<Types extends readonly ContentType[] = readonly []> = ReturnType<typeof areas<Types>> & {
+export type CmsClient<Types extends ClientTypes = readonly []> = ReturnType<typeof areas<Types>> & {
   /** The same client for another project or environment. */
   withTarget(target: { project?: string; environment?: string }): CmsClient<Types>;
 };
 
 /** Creates a client. Nothing is sent until a method is called. */
-export function createClient<const Types extends readonly ContentType[] = readonly []>(
+export function createClient<const Types extends ClientTypes = readonly []>(
   options: ClientOptions<Types>,
 ): CmsClient<Types> {
   const { apiKey: _apiKey, session: _session, types: _types, ...rest } = options;

@@ -8,14 +8,19 @@
  */
 import type {
   ContentType,
+  contentBatchRoute,
   contentCreateRoute,
   contentDeleteRoute,
+  contentDigestRoute,
   contentDuplicateRoute,
   contentGetRoute,
   contentListRoute,
   contentOverviewRoute,
+  contentPresenceHeartbeatRoute,
+  contentPresenceLeaveRoute,
   contentPreviewTokensCreateRoute,
   contentPublishRoute,
+  contentReferrersListRoute,
   contentRestoreRoute,
   contentUnpublishRoute,
   contentUpdateRoute,
@@ -24,30 +29,15 @@ import type {
   contentVersionsListRoute,
   contentVersionsRestoreRoute,
   Document,
-  InferFrontmatter,
   RouteInput,
   RouteOutput,
 } from '@cms/core';
 import { iteratePages, type Page } from './pagination.js';
 import { callRoute } from './route-call.js';
 import type { CallOptions, Transport } from './transport.js';
-
-/** A content type given by its `defineType` result or by name. */
-export type TypeArg = ContentType | string;
+import type { ClientTypes, DocumentOf, TypeArg } from './typed-content.js';
 
 type NameOf<T> = T extends ContentType ? T['name'] : T;
-
-/** The `defineType` a type argument stands for, looked up by name among the client's types. */
-export type TypeOf<T, Types extends readonly ContentType[]> = T extends ContentType
-  ? T
-  : Extract<Types[number], { name: T }>;
-
-/** A document whose frontmatter is typed by its content type, `Resolved` references resolved. */
-export type TypedDocument<T = never, Resolved extends string = never> = [T] extends [never]
-  ? Document
-  : T extends ContentType
-    ? Omit<Document, 'frontmatter'> & { frontmatter: InferFrontmatter<T, Resolved> }
-    : Document;
 
 type ListQuery = RouteInput<typeof contentListRoute>['query'];
 type GetQuery = RouteInput<typeof contentGetRoute>['query'];
@@ -73,24 +63,47 @@ function typeName(type: TypeArg): string {
 }
 
 function splitOptions<Q extends object>(input: Q & CallOptions): [Q, CallOptions] {
-  const { signal, timeoutMs, headers, ...rest } = input;
+  const { signal, timeoutMs, headers, next, cache, ...rest } = input;
   return [
     rest as unknown as Q,
-    { ...(signal ? { signal } : {}), ...(timeoutMs ? { timeoutMs } : {}), ...(headers ? { headers } : {}) },
+    {
+      ...(signal ? { signal } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(headers ? { headers } : {}),
+      ...(next ? { next } : {}),
+      ...(cache ? { cache } : {}),
+    },
   ];
 }
 
+/** The Next.js cache tag of a type's documents: what `revalidateHandler` revalidates on a change. */
+export function typeTag(project: string, environment: string, type: string): string {
+  return `cms:${project}:${environment}:${type}`;
+}
+
+/** The Next.js cache tag of one document. */
+export function documentTag(documentId: string): string {
+  return `cms:document:${documentId}`;
+}
+
+/** The call options with `tag` added to `next.tags` (Next.js ignores tags it already has). */
+function tagged(options: CallOptions, tag: string): CallOptions {
+  const tags = options.next?.tags ?? [];
+  return { ...options, next: { ...options.next, tags: tags.includes(tag) ? tags : [...tags, tag] } };
+}
+
 /** The content area of a client whose config declares `Types`. */
-export function contentArea<Types extends readonly ContentType[]>(transport: Transport) {
+export function contentArea<Types extends ClientTypes>(transport: Transport) {
+  const { project = 'default', environment = 'production' } = transport.options;
   const list = <T extends TypeArg = never, R extends string = never>(
     query: ContentListQuery<T, R>,
     options: CallOptions = {},
-  ): Promise<Page<TypedDocument<TypeOf<T, Types>, R>>> =>
+  ): Promise<Page<DocumentOf<T, Types, R>>> =>
     callRoute(
       transport,
       'content.list',
       { query: { ...query, type: typeName(query.type as TypeArg) }, envelope: 'paginated' },
-      options,
+      tagged(options, typeTag(project, environment, typeName(query.type as TypeArg))),
     );
 
   return {
@@ -100,22 +113,27 @@ export function contentArea<Types extends readonly ContentType[]>(transport: Tra
     iterate<T extends TypeArg = never, R extends string = never>(
       query: ContentListQuery<T, R>,
       options: CallOptions = {},
-    ): AsyncGenerator<TypedDocument<TypeOf<T, Types>, R>, void, undefined> {
+    ): AsyncGenerator<DocumentOf<T, Types, R>, void, undefined> {
       return iteratePages((offset) => list<T, R>({ ...query, offset }, options), query.offset ?? 0);
     },
     /** One document: published by default, the draft with `draft: true`. */
     get<T extends TypeArg = never, R extends string = never>(
       documentId: string,
       options: ContentGetOptions<R> = {} as ContentGetOptions<R>,
-    ): Promise<TypedDocument<TypeOf<T, Types>, R>> {
+    ): Promise<DocumentOf<T, Types, R>> {
       const [query, call] = splitOptions(options);
-      return callRoute(transport, 'content.get', { params: { documentId }, query }, call);
+      return callRoute(
+        transport,
+        'content.get',
+        { params: { documentId }, query },
+        tagged(call, documentTag(documentId)),
+      );
     },
     /** Creates a draft; sends X-CMS-Schema-Hash. */
     create<T extends TypeArg = never>(
       body: CreateBody<T>,
       options: CallOptions = {},
-    ): Promise<TypedDocument<TypeOf<T, Types>>> {
+    ): Promise<DocumentOf<T, Types, never>> {
       return callRoute(
         transport,
         'content.create',
@@ -128,7 +146,7 @@ export function contentArea<Types extends readonly ContentType[]>(transport: Tra
       documentId: string,
       body: UpdateBody,
       options: CallOptions = {},
-    ): Promise<TypedDocument<TypeOf<T, Types>>> {
+    ): Promise<DocumentOf<T, Types, never>> {
       return callRoute(transport, 'content.update', { params: { documentId }, json: body, schemaHash: true }, options);
     },
     publish(
@@ -169,6 +187,16 @@ export function contentArea<Types extends readonly ContentType[]>(transport: Tra
     ): Promise<RouteOutput<typeof contentVersionsRestoreRoute>> {
       return callRoute(transport, 'content.versions.restore', { params: { documentId, version } }, options);
     },
+    /**
+     * Creates and updates in one transaction, one result per operation (sync clients); sends
+     * X-CMS-Schema-Hash. Each result carries its own status or error envelope.
+     */
+    batch(
+      body: RouteInput<typeof contentBatchRoute>['body'],
+      options: CallOptions = {},
+    ): Promise<RouteOutput<typeof contentBatchRoute>> {
+      return callRoute(transport, 'content.batch', { json: body, schemaHash: true }, options);
+    },
     /** Soft-deletes a document. */
     delete(documentId: string, options: CallOptions = {}): Promise<RouteOutput<typeof contentDeleteRoute>> {
       return callRoute(transport, 'content.delete', { params: { documentId } }, options);
@@ -188,14 +216,48 @@ export function contentArea<Types extends readonly ContentType[]>(transport: Tra
     ): Promise<RouteOutput<typeof contentOverviewRoute>> {
       return callRoute(transport, 'content.overview', { query }, options);
     },
+    /** Every live document's revisions without content (drafts: needs `content:read:draft`), for sync clients. */
+    digest(
+      query: RouteInput<typeof contentDigestRoute>['query'] = {},
+      options: CallOptions = {},
+    ): Promise<RouteOutput<typeof contentDigestRoute>> {
+      return callRoute(transport, 'content.digest', { query }, options);
+    },
     /** Every locale variant of a document's translation group. */
     variants(documentId: string, options: CallOptions = {}): Promise<RouteOutput<typeof contentVariantsListRoute>> {
       return callRoute(transport, 'content.variants.list', { params: { documentId } }, options);
     },
-    /** A short-lived token a host's preview route reads the draft with (`createPreviewClient`). */
+    /** The live documents whose reference fields (draft or published) point at a document, by path. */
+    referrers(
+      documentId: string,
+      query: { limit?: number; offset?: number } = {},
+      options: CallOptions = {},
+    ): Promise<RouteOutput<typeof contentReferrersListRoute>> {
+      return callRoute(
+        transport,
+        'content.referrers.list',
+        { params: { documentId }, query, envelope: 'paginated' },
+        options,
+      );
+    },
+    /** Marks the document as open by the caller (renew every `heartbeatSeconds`); answers who else has it open. */
+    presence(
+      documentId: string,
+      options: CallOptions = {},
+    ): Promise<RouteOutput<typeof contentPresenceHeartbeatRoute>> {
+      return callRoute(transport, 'content.presence.heartbeat', { params: { documentId } }, options);
+    },
+    /** Removes the caller's presence mark (the editor was closed). */
+    leave(documentId: string, options: CallOptions = {}): Promise<RouteOutput<typeof contentPresenceLeaveRoute>> {
+      return callRoute(transport, 'content.presence.leave', { params: { documentId } }, options);
+    },
+    /**
+     * A short-lived token a host's preview route reads the draft with (`createPreviewClient`); with
+     * `release`, it previews that release instead (docs/api.md "Preview tokens").
+     */
     previewToken(
       documentId: string,
-      body: { previewUrl?: string } = {},
+      body: { previewUrl?: string; release?: string } = {},
       options: CallOptions = {},
     ): Promise<RouteOutput<typeof contentPreviewTokensCreateRoute>> {
       return callRoute(transport, 'content.previewTokens.create', { params: { documentId }, json: body }, options);
@@ -204,4 +266,4 @@ export function contentArea<Types extends readonly ContentType[]>(transport: Tra
 }
 
 /** The content area's type. */
-export type ContentArea<Types extends readonly ContentType[] = readonly []> = ReturnType<typeof contentArea<Types>>;
+export type ContentArea<Types extends ClientTypes = readonly []> = ReturnType<typeof contentArea<Types>>;

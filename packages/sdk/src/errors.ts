@@ -5,43 +5,16 @@
  * than `timeoutMs`. A caller's own AbortSignal rejects with the signal's reason, as fetch does.
  */
 import type { ErrorCode } from '@cms/core';
-
-/** Error details: field-level validation errors go under `fields`, keyed by JSON path. */
-export type CmsErrorDetails = Record<string, unknown> & { fields?: Record<string, string> };
+import { CmsError, type ErrorDetails } from '@cms/core/errors';
 
 /**
- * Codes a `CmsError` carries: the server's catalog, plus `INVALID_RESPONSE`, which the SDK gives a
- * 2xx answer that is not the API's JSON (a proxy's HTML page, an empty body).
+ * A non-2xx answer of the API, read from its error envelope, or a 2xx answer that is not the API's:
+ * core's one error class, so the server, the SDK, the CLI and the Studio share it.
  */
-export type CmsErrorCode = ErrorCode | 'INVALID_RESPONSE';
+export { CmsError, type CmsErrorCode, isCmsError } from '@cms/core/errors';
 
-/** A non-2xx answer of the API, read from its error envelope, or a 2xx answer that is not the API's. */
-export class CmsError extends Error {
-  override readonly name = 'CmsError';
-  readonly code: CmsErrorCode;
-  readonly status: number;
-  readonly details: CmsErrorDetails;
-  /** The request id the server logged (`X-Request-Id`): quote it when reporting a problem. */
-  readonly requestId: string | null;
-  /** Seconds the server asked to wait (`Retry-After`), when it said. */
-  readonly retryAfterSeconds: number | null;
-
-  constructor(init: {
-    code: CmsErrorCode;
-    status: number;
-    message: string;
-    details?: CmsErrorDetails;
-    requestId?: string | null;
-    retryAfterSeconds?: number | null;
-  }) {
-    super(init.message);
-    this.code = init.code;
-    this.status = init.status;
-    this.details = init.details ?? {};
-    this.requestId = init.requestId ?? null;
-    this.retryAfterSeconds = init.retryAfterSeconds ?? null;
-  }
-}
+/** Error details: field-level validation errors go under `fields`, keyed by JSON path. */
+export type CmsErrorDetails = ErrorDetails;
 
 /** No answer: DNS, refused or reset connection, TLS, CORS, offline. Nothing is known of the server side. */
 export class CmsNetworkError extends Error {
@@ -68,11 +41,6 @@ export class CmsTimeoutError extends Error {
   }
 }
 
-/** True for a `CmsError`, optionally of one code. */
-export function isCmsError(error: unknown, code?: CmsErrorCode): error is CmsError {
-  return error instanceof CmsError && (code === undefined || error.code === code);
-}
-
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'INVALID_INPUT',
   401: 'UNAUTHORIZED',
@@ -88,7 +56,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 interface EnvelopeError {
   code: ErrorCode;
   message: string;
-  details?: CmsErrorDetails;
+  details?: ErrorDetails;
   requestId?: string;
 }
 

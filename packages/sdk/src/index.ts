@@ -1,7 +1,8 @@
-export type { ErrorCode, Pagination } from '@cms/core';
+export type { Document, ErrorCode, Pagination } from '@cms/core';
+export type { AuditFilterQuery, AuditListQuery } from './audit.js';
 export type { ClientOptions, CmsClient } from './client.js';
 export { createClient } from './client.js';
-export type { ContentArea, ContentGetOptions, ContentListQuery, TypedDocument } from './content.js';
+export { type ContentArea, type ContentGetOptions, type ContentListQuery, documentTag, typeTag } from './content.js';
 export {
   CmsError,
   type CmsErrorCode,
@@ -11,10 +12,28 @@ export {
   isCmsError,
 } from './errors.js';
 export type { MediaUploadInput, UploadProgress } from './media.js';
+export { DEFAULT_PRESET_WIDTHS, type ImageOptions, imageUrl, type SrcsetEntry, srcset } from './media-image-url.js';
 export type { Page } from './pagination.js';
 export { createPreviewClient, type PreviewClaims, type PreviewClientOptions, readPreviewClaims } from './preview.js';
 export type { RetryOptions } from './retry.js';
-export type { CallOptions } from './transport.js';
+export {
+  type CallOptions,
+  type CallSpec,
+  createTransport,
+  type NextFetchOptions,
+  type RetryInfo,
+  type Transport,
+  type TransportOptions,
+} from './transport.js';
+export type {
+  ClientTypes,
+  DocumentOf,
+  GeneratedType,
+  ResolvedFrontmatter,
+  TypeArg,
+  TypedDocument,
+  TypeMap,
+} from './typed-content.js';
 export type * from './types.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,

@@ -1,14 +1,16 @@
 /**
- * `cms.media`: list, get, delete, and upload from a Blob, a File or a byte stream, with progress.
+ * `cms.media`: list, get, update, delete, upload from a Blob, a File or a byte stream, with progress,
+ * and the addresses of transformed images (`imageUrl`, `srcset`).
  * Progress counts the bytes handed to fetch: the body is then streamed (a multipart body built
  * here), which Node, Deno, Bun and Chromium over HTTP/2 support; elsewhere pass no `onProgress`
  * and the file goes as FormData.
  */
 
+import { type ImageOptions, imageUrl, type SrcsetEntry, srcset } from './media-image-url.js';
 import { iteratePages } from './pagination.js';
 import { callRoute, routeSpec } from './route-call.js';
 import type { CallOptions, Transport } from './transport.js';
-import type { MediaAsset, MediaListQuery } from './types.js';
+import type { MediaAsset, MediaListQuery, MediaUpdateBody } from './types.js';
 
 /** Upload progress: bytes sent so far, and the total when known. */
 export interface UploadProgress {
@@ -80,6 +82,18 @@ export function mediaArea(transport: Transport) {
     get: (id: string, options: CallOptions = {}) => callRoute(transport, 'media.get', { params: { id } }, options),
     delete: (id: string, options: CallOptions = {}) =>
       callRoute(transport, 'media.delete', { params: { id } }, options),
+    /** Changes an asset's `alt` text and/or `focalPoint` (null: back to the middle). */
+    update: (id: string, body: MediaUpdateBody, options: CallOptions = {}) =>
+      callRoute(transport, 'media.update', { params: { id }, json: body }, options),
+    /** The address of the asset's image transformed by `options` (no request is made). */
+    imageUrl: (asset: { id: string } | string, options: ImageOptions = {}) =>
+      imageUrl(transport.options.baseUrl, asset, options),
+    /** A `srcset` value of the asset's image at several widths (default: presets small, medium, large). */
+    srcset: (
+      asset: { id: string; width?: number | null },
+      entries?: readonly SrcsetEntry[],
+      shared?: Pick<ImageOptions, 'format' | 'q'>,
+    ) => srcset(transport.options.baseUrl, asset, entries, shared),
     /** Uploads one file (`multipart/form-data`, part `file`). */
     upload(input: MediaUploadInput): Promise<MediaAsset> {
       const { file, onProgress, signal, timeoutMs, headers } = input;

@@ -6,23 +6,14 @@
  * const preview = createPreviewClient({ baseUrl, token: url.searchParams.get('token') });
  * const draft = await preview.get({ resolve: ['author'] });
  */
-import type { ContentType, Document } from '@cms/core';
-import type { TypedDocument } from './content.js';
-import { callRoute } from './route-call.js';
+import type { ContentType, Document, PreviewClaims } from '@cms/core';
+import type { Page } from './pagination.js';
+import { callRoute, type In } from './route-call.js';
 import { type CallOptions, createTransport, type TransportOptions } from './transport.js';
+import type { TypedDocument } from './typed-content.js';
 
-/** Claims of a preview token (docs/api.md "Preview tokens"). */
-export interface PreviewClaims {
-  documentId: string;
-  project: string;
-  environment: string;
-  locale: string;
-  path: string;
-  draftRevision: number;
-  previewUrl?: string;
-  exp: number;
-  iat: number;
-}
+/** Claims of a preview token (docs/api.md "Preview tokens"), declared in core. */
+export type { PreviewClaims };
 
 /** What `createPreviewClient` takes. */
 export interface PreviewClientOptions
@@ -54,16 +45,38 @@ export function createPreviewClient(options: PreviewClientOptions) {
     get expired(): boolean {
       return claims.exp * 1000 <= Date.now();
     },
-    /** The draft the token was issued for. */
+    /**
+     * The draft the token was issued for; for a release preview token (`claims.release`), the
+     * document as that release would publish it.
+     */
     get<T extends ContentType = never, R extends string = never>(
       options: { resolve?: readonly R[] } & CallOptions = {},
     ): Promise<[T] extends [never] ? Document : TypedDocument<T, R>> {
       const { resolve, ...call } = options;
+      const shown = claims.release === undefined ? { draft: true } : { release: claims.release };
       return callRoute(
         transport,
         'content.get',
-        { params: { documentId: claims.documentId }, query: { draft: true, locale: claims.locale, resolve } },
+        { params: { documentId: claims.documentId }, query: { ...shown, locale: claims.locale, resolve } },
         call,
+      );
+    },
+    /**
+     * A release preview token only: a page of documents of a type as its release would publish them
+     * (a plain preview token reads its one draft and cannot list).
+     */
+    list(
+      query: Omit<In<'content.list', 'query'>, 'draft' | 'release'>,
+      options: CallOptions = {},
+    ): Promise<Page<Document>> {
+      if (claims.release === undefined) {
+        throw new TypeError('This preview token reads one draft: only a release preview token lists.');
+      }
+      return callRoute(
+        transport,
+        'content.list',
+        { query: { ...query, release: claims.release }, envelope: 'paginated' },
+        options,
       );
     },
   };

@@ -50,6 +50,8 @@ export function routeSpec(id: SdkRouteId, parts: RouteCallParts = {}, options: C
     schemaHash: parts.schemaHash ?? false,
     signal: options.signal,
     timeoutMs: options.timeoutMs,
+    ...(options.next ? { next: options.next } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
   };
 }
 

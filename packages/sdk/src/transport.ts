@@ -61,6 +61,21 @@ export interface TransportOptions {
    * (then retry once) when a write answers SCHEMA_HASH_MISMATCH.
    */
   schemaHash?: string | 'fetch';
+  /**
+   * Called before each retry, after the wait is chosen: the CLI shows it as progress. `status` is the
+   * answer's (429, 503), or 0 when no answer came.
+   */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** What `onRetry` is told about a retry. */
+export interface RetryInfo {
+  /** The attempt about to be made, counting retries only: 1 for the first retry. */
+  attempt: number;
+  waitMs: number;
+  status: number;
+  /** Why the last attempt failed: a `CmsError` or `CmsNetworkError`. */
+  error: unknown;
 }
 
 /** A value a query parameter can take; arrays repeat the parameter. */
@@ -76,12 +91,27 @@ export interface CallSpec {
   /** A JSON body, or a prepared body (FormData, Blob, stream) sent as is. */
   json?: unknown;
   body?: NonNullable<RequestInit['body']>;
-  envelope: 'single' | 'paginated' | 'raw';
+  envelope: 'single' | 'paginated' | 'cursor' | 'raw';
   /** Send X-CMS-Schema-Hash (content writes). */
   schemaHash?: boolean;
   /** Per-call overrides. */
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
+  /** Next.js data-cache options, passed to fetch as they are. */
+  next?: NextFetchOptions | undefined;
+  /** fetch's `cache` mode. */
+  cache?: FetchCacheMode | undefined;
+}
+
+/** fetch's `cache` mode (`RequestCache`, spelled out: not every runtime's types declare it). */
+export type FetchCacheMode = 'default' | 'no-store' | 'reload' | 'no-cache' | 'force-cache' | 'only-if-cached';
+
+/** Next.js's `fetch` options (`next: { revalidate, tags }`); other runtimes ignore them. */
+export interface NextFetchOptions {
+  /** Seconds the answer may be cached, `false` for no limit, `0` never. */
+  revalidate?: number | false;
+  /** Cache tags; content reads add `cms:<project>:<environment>:<type>` or `cms:document:<documentId>`. */
+  tags?: string[];
 }
 
 /** Per-call options every method accepts. */
@@ -90,6 +120,10 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Headers for this call only. */
   headers?: Record<string, string>;
+  /** Next.js: `{ revalidate, tags }` for its data cache (docs/frameworks.md). */
+  next?: NextFetchOptions;
+  /** fetch's `cache` mode, such as `'force-cache'` or `'no-store'`. */
+  cache?: FetchCacheMode;
 }
 
 /** What a transport exposes to the areas. */
@@ -149,7 +183,10 @@ export function createTransport(options: TransportOptions): Transport {
     if (credentials.kind === 'apiKey') headers.set('authorization', `Bearer ${credentials.apiKey}`);
     if (credentials.kind === 'preview') headers.set('authorization', `Preview ${credentials.token}`);
     if (credentials.kind === 'session' && !isRead(spec.method)) {
-      const token = credentials.csrfToken ? credentials.csrfToken() : readCookie(CSRF_COOKIE);
+      // Over https the server names it `__Host-cms_csrf` (docs/access-control.md "Cookies").
+      const token = credentials.csrfToken
+        ? credentials.csrfToken()
+        : (readCookie(`__Host-${CSRF_COOKIE}`) ?? readCookie(CSRF_COOKIE));
       if (token) headers.set(CSRF_HEADER, token);
     }
     if (options.project) headers.set(PROJECT_HEADER, options.project);
@@ -172,6 +209,8 @@ export function createTransport(options: TransportOptions): Transport {
         headers: headersOf(spec, hash),
         body: spec.json !== undefined ? JSON.stringify(spec.json) : spec.body,
         ...(signal ? { signal } : {}),
+        ...(spec.next ? { next: spec.next } : {}),
+        ...(spec.cache ? { cache: spec.cache } : {}),
         ...(options.credentials.kind === 'session' ? { credentials: 'include' as const } : {}),
         // Streams need half duplex in fetch implementations that support request streams.
         ...(spec.body instanceof ReadableStream ? { duplex: 'half' } : {}),
@@ -219,6 +258,12 @@ export function createTransport(options: TransportOptions): Transport {
       const delay =
         index + 1 < attempts && isRetryable(failure, read, fromEnvelope) ? retryDelayMs(failure, index, retry) : null;
       if (delay === null) throw failure;
+      options.onRetry?.({
+        attempt: index + 1,
+        waitMs: delay,
+        status: failure instanceof CmsError ? failure.status : 0,
+        error: failure,
+      });
       await sleep(delay, spec.signal);
     }
   }
@@ -245,9 +290,10 @@ export function createTransport(options: TransportOptions): Transport {
     const { body, text } = await readBody(response);
     if (spec.envelope === 'raw') return body as T;
     const envelope = typeof body === 'object' && body !== null && 'data' in body ? body : null;
-    if (!envelope || (spec.envelope === 'paginated' && !('pagination' in envelope)))
+    const paged = spec.envelope === 'paginated' || spec.envelope === 'cursor';
+    if (!envelope || (paged && !('pagination' in envelope)))
       throw invalidResponse(response, spec.method, response.url || `${base}${spec.path}`, text);
-    if (spec.envelope === 'paginated') {
+    if (paged) {
       const page = envelope as { data: unknown; pagination: unknown };
       return { data: page.data, pagination: page.pagination } as T;
     }

@@ -5,6 +5,8 @@
 import type {
   CatalogItem,
   ApiKey as CoreApiKey,
+  AuditEntry as CoreAuditEntry,
+  AuditVerification as CoreAuditVerification,
   CliChallenge as CoreCliChallenge,
   ContentWebhookEvent as CoreContentWebhookEvent,
   ContextEntry as CoreContextEntry,
@@ -33,6 +35,8 @@ import type { In } from './route-call.js';
 export type MediaAsset = CoreMediaAsset;
 /** Filters, sorting and page of `media.list`. */
 export type MediaListQuery = In<'media.list', 'query'>;
+/** Body of `media.update`: `alt` and/or `focalPoint`. */
+export type MediaUpdateBody = In<'media.update', 'body'>;
 
 /** Webhook event names (docs/webhooks.md). */
 export type WebhookEventType = EventType;
@@ -79,3 +83,8 @@ export type WebhookEvent = CoreWebhookEvent;
 export type Project = CoreProject;
 /** Settings of a project (`GET`/`PUT /api/v1/settings`). */
 export type ProjectSettings = CoreProjectSettings;
+
+/** An entry of the audit log (docs/audit.md). */
+export type AuditEntry = CoreAuditEntry;
+/** The answer of `audit.verify`. */
+export type AuditVerification = CoreAuditVerification;

@@ -3,6 +3,16 @@ import { createClient } from '@cms/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG, type SdkHarness, startSdkServer } from './sdk-fixtures.js';
 
+/** The image transform settings of a project that sets none. */
+/** The optional settings (images, live preview) of a project that sets none. */
+const UNSET_IMAGE_SETTINGS = {
+  mediaImagePresets: null,
+  mediaImageMaxDimension: null,
+  mediaImageMaxInputPixels: null,
+  previewUrl: null,
+  previewUrls: null,
+};
+
 let harness: SdkHarness;
 beforeAll(async () => {
   harness = await startSdkServer();
@@ -151,9 +161,12 @@ describe('api keys, users, me, actions, projects', () => {
     const cms = harness.client();
     expect(await cms.projects.create({ slug: 'shop', name: 'Shop' })).toMatchObject({ slug: 'shop', name: 'Shop' });
     const shop = cms.withTarget({ project: 'shop' });
-    expect(await shop.projects.settings()).toEqual({ mediaImageMaxBytes: null });
-    expect(await shop.projects.updateSettings({ mediaImageMaxBytes: 1024 })).toEqual({ mediaImageMaxBytes: 1024 });
-    expect(await cms.projects.settings()).toEqual({ mediaImageMaxBytes: null });
+    expect(await shop.projects.settings()).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: null });
+    expect(await shop.projects.updateSettings({ mediaImageMaxBytes: 1024 })).toEqual({
+      ...UNSET_IMAGE_SETTINGS,
+      mediaImageMaxBytes: 1024,
+    });
+    expect(await cms.projects.settings()).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: null });
   });
 
   it('iterates search hits across pages', async () => {
@@ -191,10 +204,13 @@ describe('session mode (the Studio)', () => {
       fetch: browserFetch,
       schemaHash: 'fetch',
     });
-    const { session } = await studio.auth.login({
+    const signedIn = await studio.auth.login({
       email: 'studio@example.com',
       password: 'correct horse battery staple',
     });
+    // Without a second factor, the first step signs in (`{ mfa }` would ask for a code).
+    if (!('session' in signedIn)) throw new Error('expected a session, got a second step');
+    const { session } = signedIn;
     expect(session.email).toBe('studio@example.com');
     expect(await studio.me.get()).toMatchObject({ principalType: 'user', email: 'studio@example.com' });
     await expect(
@@ -228,6 +244,7 @@ describe('session mode (the Studio)', () => {
       email: 'studio@example.com',
       password: 'correct horse battery staple',
     });
+    if (!('session' in elsewhere)) throw new Error('expected a session, got a second step');
     expect((await studio.auth.sessions()).map((item) => item.id)).toContain(elsewhere.session.id);
     expect(await studio.auth.endSession(elsewhere.session.id)).toMatchObject({ deleted: true, current: false });
     expect(await studio.auth.logout()).toEqual({ success: true });

@@ -24,6 +24,7 @@ async function bundle(entryContents: string) {
     metafile: true,
     alias: {
       '@cms/sdk': source('../src/index.ts'),
+      '@cms/core/errors': source('../../core/src/errors/cms-error.ts'),
       '@cms/core/route-table': source('../../core/src/wire/route-table.ts'),
     },
     // Any other import of core would pull its Node-only parts: fail the build instead.

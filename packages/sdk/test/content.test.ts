@@ -139,4 +139,26 @@ describe('content through the SDK', () => {
     const draft = await preview.get<typeof post>();
     expect(draft.frontmatter.title).toBe('Draft');
   });
+
+  it('previews a release with a release preview token: the document and lists as the release would publish them', async () => {
+    const cms = harness.client();
+    const coming = await cms.content.create({ type: 'post', path: 'release/coming', frontmatter: { title: 'Coming' } });
+    const release = await cms.releases.create({ title: 'SDK preview' });
+    await cms.releases.addItems(release.id, [{ documentId: coming.documentId, action: 'publish' }]);
+    const listed = await cms.content.list({ type: 'post', release: release.id, path: 'release/coming' });
+    expect(listed.data.map((d) => d.frontmatter.title)).toEqual(['Coming']);
+
+    const { token } = await cms.content.previewToken(coming.documentId, { release: release.id });
+    const preview = createPreviewClient({ baseUrl: harness.server.url, token });
+    expect(preview.claims.release).toBe(release.id);
+    expect((await preview.get()).frontmatter.title).toBe('Coming');
+    const page = await preview.list({ type: 'post', path: 'release/coming' });
+    expect(page.data.map((d) => d.documentId)).toEqual([coming.documentId]);
+    // A plain preview token reads one draft and does not list.
+    const plain = createPreviewClient({
+      baseUrl: harness.server.url,
+      token: (await cms.content.previewToken(coming.documentId)).token,
+    });
+    expect(() => plain.list({ type: 'post' })).toThrow(TypeError);
+  });
 });

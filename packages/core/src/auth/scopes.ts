@@ -18,6 +18,7 @@ export const SCOPES = [
   'webhooks:write',
   'users:manage',
   'settings:manage',
+  'audit:read',
 ] as const;
 
 /** One permission an action may require. */

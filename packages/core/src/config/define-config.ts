@@ -47,6 +47,11 @@ export interface CmsConfigInput<Types extends readonly ContentType[]> {
    * for the local tree only (the schema keeps the type's `directory`). Keyed by type name.
    */
   contentDirectories?: Partial<Record<Types[number]['name'], string>>;
+  /**
+   * Folders of the local tree that hold one folder per locale (`['docs']` for `docs/en/...` and
+   * `docs/de/...`; `['']` for locale folders at the top). Local only: the schema is not affected.
+   */
+  localeFolders?: readonly string[];
   /** Per environment: what it extends and its overlay. Environments not named use `types`. */
   environments?: Record<string, EnvironmentConfig>;
 }
@@ -58,6 +63,7 @@ export interface CmsConfig<Types extends readonly ContentType[] = readonly Conte
   readonly types: Types;
   readonly locales: LocalesConfig;
   readonly contentDirectories: Readonly<Record<string, string>>;
+  readonly localeFolders?: readonly string[];
   readonly environments: Readonly<Record<string, EnvironmentConfig>>;
 }
 
@@ -81,6 +87,7 @@ export function defineConfig<const Types extends readonly ContentType[]>(
     types: input.types,
     locales,
     contentDirectories,
+    ...(input.localeFolders ? { localeFolders: input.localeFolders } : {}),
     environments: input.environments ?? {},
   };
 }

@@ -13,6 +13,11 @@ export const SCHEMA_SYNC_HINT =
 export const ERROR_CATALOG = {
   UNAUTHORIZED: { status: 401, message: 'Authentication is required: send an API key or sign in.' },
   FORBIDDEN: { status: 403, message: 'You do not have permission to do this here.' },
+  MFA_ENROLMENT_REQUIRED: {
+    status: 403,
+    message:
+      'This server requires a second factor for your account: set one up with POST /api/v1/me/mfa/enrol (the Studio shows how), then retry.',
+  },
   CSRF_INVALID: {
     status: 403,
     message: 'Missing or wrong X-CMS-CSRF-Token header: send the value of the cms_csrf cookie.',
@@ -39,6 +44,11 @@ export const ERROR_CATALOG = {
     status: 409,
     message: 'The document changed since you fetched it: fetch it again and reapply your change.',
   },
+  RELEASE_STATE_CONFLICT: {
+    status: 409,
+    message:
+      'The release is not in a state that allows this: read it again (GET /api/v1/releases/{id}) and check its status.',
+  },
   REQUEST_TIMEOUT: {
     status: 408,
     message: 'The request was not received in time: send the headers and the whole body without pausing.',
@@ -47,6 +57,16 @@ export const ERROR_CATALOG = {
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     message: 'This Content-Type is not accepted here: send JSON bodies as application/json.',
+  },
+  IMAGE_NOT_TRANSFORMABLE: {
+    status: 422,
+    message:
+      'This asset is not an image the server can transform (JPEG, PNG, WebP, AVIF, GIF or TIFF): link its url instead.',
+  },
+  IMAGE_TOO_LARGE: {
+    status: 422,
+    message:
+      'The original image has more pixels than this project transforms: upload a smaller image or raise the project setting mediaImageMaxInputPixels.',
   },
   RATE_LIMITED: { status: 429, message: 'Too many attempts: wait and retry.' },
   HEADERS_TOO_LARGE: {

@@ -7,4 +7,5 @@ export * from './references.js';
 export * from './schema-definition.js';
 export * from './schema-hash.js';
 export * from './schema-overlay.js';
+export * from './type-generator.js';
 export * from './validator-cache.js';

@@ -35,6 +35,17 @@ export type Session = Static<typeof SessionSchema>;
 export const SessionEnvelopeSchema = Type.Object({ session: SessionSchema });
 export type SessionEnvelope = Static<typeof SessionEnvelopeSchema>;
 
+/**
+ * The first step's answer when the user has a second factor (docs/access-control.md "Second factor"):
+ * no session yet, a short-lived token to send with a code to `POST /api/v1/auth/login/mfa`.
+ */
+export const MfaChallengeSchema = Type.Object({ challengeToken: Type.String(), expiresAt: Timestamp });
+export type MfaChallenge = Static<typeof MfaChallengeSchema>;
+
+/** Answer of login: `{ session }`, or `{ mfa }` when a second step is needed. */
+export const LoginResultSchema = Type.Union([SessionEnvelopeSchema, Type.Object({ mfa: MfaChallengeSchema })]);
+export type LoginResult = Static<typeof LoginResultSchema>;
+
 /** Answer of ending a session. */
 export const SessionEndedSchema = Type.Object({ deleted: Type.Boolean(), id: Type.String(), current: Type.Boolean() });
 export type SessionEnded = Static<typeof SessionEndedSchema>;
@@ -47,13 +58,15 @@ export const authLoginRoute = defineRoute({
   kind: 'command',
   method: 'POST',
   path: '/api/v1/auth/login',
-  summary: 'Sign in with email and password; sets the cms_session and cms_csrf cookies',
+  summary:
+    'Sign in with email and password; sets the session cookies, or answers `{ mfa }` when a second step is needed',
   // Login may carry the routing headers (interface.md); they play no part in signing in.
   target: 'none',
   auth: 'public',
   csrf: false,
   request: { body: LoginBodySchema },
-  response: { status: 200, envelope: 'single', schema: SessionEnvelopeSchema },
+  response: { status: 200, envelope: 'single', schema: LoginResultSchema },
+  errors: ['UNAUTHORIZED', 'RATE_LIMITED'],
 });
 
 export const authLogoutRoute = defineRoute({

@@ -81,6 +81,7 @@ export const authCliStartRoute = defineRoute({
   csrf: false,
   request: { body: CliStartBodySchema },
   response: { status: 200, envelope: 'single', schema: CliStartedSchema },
+  errors: ['RATE_LIMITED'],
 });
 
 export const authCliChallengeRoute = defineRoute({
@@ -127,6 +128,7 @@ export const authCliPollRoute = defineRoute({
   csrf: false,
   request: { body: CliPollBodySchema },
   response: { status: 200, envelope: 'single', schema: CliPolledSchema },
+  errors: ['NOT_FOUND'],
 });
 
 export const authCliExchangeRoute = defineRoute({
@@ -140,4 +142,5 @@ export const authCliExchangeRoute = defineRoute({
   csrf: false,
   request: { body: CliExchangeBodySchema },
   response: { status: 200, envelope: 'single', schema: CliExchangedSchema },
+  errors: ['NOT_FOUND'],
 });

@@ -12,6 +12,7 @@ import {
   DocumentSchema,
   MAX_BODY_TEXT,
   SchemaHashHeadersSchema,
+  SourceTextSchema,
 } from './content.routes.js';
 import { defineRoute } from './define-route.js';
 import { AnyObject, StringEnum, Uuid } from './shapes.js';
@@ -30,6 +31,7 @@ export const BatchCreateOperationSchema = Type.Object(
     format: Type.Optional(DocumentFormatSchema),
     frontmatter: AnyObject,
     body: Type.Optional(Type.String({ maxLength: MAX_BODY_TEXT })),
+    source: Type.Optional(SourceTextSchema),
     translationGroupId: Type.Optional(Uuid),
   },
   { additionalProperties: false },
@@ -42,6 +44,7 @@ export const BatchUpdateOperationSchema = Type.Object(
     documentId: Uuid,
     frontmatter: AnyObject,
     body: Type.String({ maxLength: MAX_BODY_TEXT }),
+    source: Type.Optional(SourceTextSchema),
     draftRevision: Type.Integer({ minimum: 1 }),
   },
   { additionalProperties: false },

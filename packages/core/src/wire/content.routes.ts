@@ -23,6 +23,23 @@ import {
 export const DocumentFormatSchema = StringEnum(['md', 'mdx']);
 export type DocumentFormat = Static<typeof DocumentFormatSchema>;
 
+/** Why `resolve=` could not follow a reference: not HTTP errors, they sit in a successful answer. */
+export const ResolveErrorCodeSchema = StringEnum([
+  'REFERENCE_NOT_FOUND',
+  'REFERENCE_DELETED',
+  'REFERENCE_TYPE_MISMATCH',
+  'REFERENCE_FORBIDDEN',
+]);
+export type ResolveErrorCode = Static<typeof ResolveErrorCodeSchema>;
+
+/** A reference `resolve=` could not follow, keyed in `resolveErrors` by its JSON path (`frontmatter.related[1]`). */
+export const ResolveErrorSchema = Type.Object({
+  code: ResolveErrorCodeSchema,
+  message: Type.String(),
+  ref: Type.Object({ documentId: Type.String(), type: Type.String() }),
+});
+export type ResolveError = Static<typeof ResolveErrorSchema>;
+
 /** Wire shape of a document (interface.md "Document"). */
 export const DocumentSchema = Type.Object({
   documentId: Uuid,
@@ -40,7 +57,12 @@ export const DocumentSchema = Type.Object({
   draftRevision: Type.Integer(),
   frontmatter: AnyObject,
   body: Type.String(),
-  resolveErrors: AnyObject,
+  /**
+   * The draft's text as it was written (frontmatter as written, line endings, final newline): on draft
+   * reads of a document pushed with `source`, patched in place by every later edit.
+   */
+  source: Type.Optional(Type.String()),
+  resolveErrors: Type.Record(Type.String(), ResolveErrorSchema),
   createdBy: Type.String(),
   updatedBy: Type.String(),
   createdAt: Timestamp,
@@ -63,6 +85,13 @@ export const MAX_OVERVIEW_TYPES = 200;
 export const MAX_SLUG_LENGTH = 512;
 /** Longest accepted body text; the request body limit applies too. */
 export const MAX_BODY_TEXT = 5_000_000;
+/** Longest accepted source text (the body plus its frontmatter as written). */
+export const MAX_SOURCE_TEXT = 6_000_000;
+/**
+ * `source` of a write: the file's text as written. The server keeps it (patched to the frontmatter and
+ * body it stores, which stay the truth) and answers it on draft reads, so a pull gives back these bytes.
+ */
+export const SourceTextSchema = Type.String({ maxLength: MAX_SOURCE_TEXT });
 /** Longest preview URL accepted. */
 export const MAX_PREVIEW_URL_LENGTH = 2048;
 /** Longest publish change summary. */
@@ -89,6 +118,12 @@ export const GetDocumentQuerySchema = Type.Object(
     locale: Type.Optional(LocaleQuery),
     resolve: Type.Optional(ResolveQuery),
     draft: WithDefault(Type.Boolean(), false),
+    /**
+     * Release preview: the document as the site would show it once this release is out (its draft
+     * when the release publishes it, absent when it unpublishes it, else the published content).
+     * Needs `content:read:draft`.
+     */
+    release: Type.Optional(Uuid),
   },
   { additionalProperties: false },
 );
@@ -107,7 +142,14 @@ export const ListDocumentsQuerySchema = Type.Object(
     published: Type.Optional(Type.Boolean()),
     isDeleted: WithDefault(Type.Boolean(), false),
     hasUnpublishedChanges: Type.Optional(Type.Boolean()),
+    /** Only documents changed after this instant (`updatedAt` strictly later): incremental site builds. */
+    updatedSince: Type.Optional(Timestamp),
     draft: WithDefault(Type.Boolean(), false),
+    /**
+     * Release preview: the documents of the type as the site would list them once this release is
+     * out (drafts of the items it publishes, without the ones it unpublishes). Needs `content:read:draft`.
+     */
+    release: Type.Optional(Uuid),
     resolve: Type.Optional(ResolveQuery),
     limit: WithDefault(LimitQuery(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
     offset: WithDefault(OffsetQuery, 0),
@@ -139,6 +181,32 @@ export const OverviewSchema = Type.Object({
 });
 export type Overview = Static<typeof OverviewSchema>;
 
+/** Query of `GET /content/digest`: `type` repeatable, every type of the schema when omitted. */
+export const DigestQuerySchema = OverviewQuerySchema;
+
+/**
+ * One live document of `GET /content/digest`: what a sync client compares with its manifest to know
+ * which documents changed on the server, without their content.
+ */
+export const DigestEntrySchema = Type.Object({
+  documentId: Uuid,
+  translationGroupId: Uuid,
+  type: Type.String(),
+  path: Type.String(),
+  locale: Type.String(),
+  format: DocumentFormatSchema,
+  draftRevision: Type.Integer(),
+  version: Type.Integer(),
+  publishedVersion: Nullable(Type.Integer()),
+  hasUnpublishedChanges: Type.Boolean(),
+  updatedAt: Timestamp,
+});
+export type DigestEntry = Static<typeof DigestEntrySchema>;
+
+/** Response of `GET /content/digest`: every live document of the types asked, ordered by type, path and locale. */
+export const DigestSchema = Type.Object({ documents: Type.Array(DigestEntrySchema) });
+export type Digest = Static<typeof DigestSchema>;
+
 /** One variant entry (interface.md "Variant entry"). */
 export const VariantSchema = Type.Object({
   documentId: Uuid,
@@ -154,13 +222,36 @@ export type Variant = Static<typeof VariantSchema>;
 /** Body of `POST /content/{documentId}/preview-token` (the body itself may be omitted). */
 export const PreviewTokenBodySchema = Nullable(
   Type.Object(
-    { previewUrl: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_PREVIEW_URL_LENGTH })) },
+    {
+      previewUrl: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_PREVIEW_URL_LENGTH })),
+      /** A release preview token: its holder reads (and lists) content as this release would publish it. */
+      release: Type.Optional(Uuid),
+    },
     { additionalProperties: false },
   ),
 );
 
 /** Response of `POST /content/{documentId}/preview-token`. */
 export const PreviewTokenSchema = Type.Object({ token: Type.String(), expiresAt: Timestamp });
+
+/**
+ * What a preview token carries (decisions.md §5): the draft it is bound to, and its JWT issue and
+ * expiry times (seconds since the epoch). Sites read it to know what to fetch; the server verifies it.
+ */
+export const PreviewClaimsSchema = Type.Object({
+  documentId: Uuid,
+  project: Type.String(),
+  environment: Type.String(),
+  locale: Type.String(),
+  path: Type.String(),
+  draftRevision: Type.Integer(),
+  previewUrl: Type.Optional(Type.String()),
+  /** The release a release preview token shows: its reads are `release=<id>` reads (docs/api.md). */
+  release: Type.Optional(Uuid),
+  iat: Type.Integer(),
+  exp: Type.Integer(),
+});
+export type PreviewClaims = Static<typeof PreviewClaimsSchema>;
 export type PreviewToken = Static<typeof PreviewTokenSchema>;
 
 /** `POST /content` body (interface.md "Create body"; `translationGroupId` per decisions.md §3). */
@@ -168,10 +259,13 @@ export const CreateDocumentBodySchema = Type.Object(
   {
     type: Type.String({ minLength: 1 }),
     path: Type.String(),
-    locale: Type.Optional(Type.String()),
+    // An empty locale is the caller's mistake (a blank form field), answered as INVALID_INPUT; its
+    // other rules (length, form) are the service's, answered on the field `locale`.
+    locale: Type.Optional(Type.String({ minLength: 1 })),
     format: WithDefault(DocumentFormatSchema, 'md'),
     frontmatter: AnyObject,
     body: WithDefault(Type.String({ maxLength: MAX_BODY_TEXT }), ''),
+    source: Type.Optional(SourceTextSchema),
     translationGroupId: Type.Optional(Uuid),
   },
   { additionalProperties: false },
@@ -185,6 +279,7 @@ export const UpdateDocumentBodySchema = Type.Object(
   {
     frontmatter: AnyObject,
     body: Type.String({ maxLength: MAX_BODY_TEXT }),
+    source: Type.Optional(SourceTextSchema),
     draftRevision: Type.Integer({ minimum: 1 }),
   },
   { additionalProperties: false },
@@ -237,6 +332,7 @@ export const contentListRoute = defineRoute({
   repeatableQuery: ['resolve'],
   request: { query: ListDocumentsQuerySchema, headers: LocaleHeadersSchema },
   response: { status: 200, envelope: 'paginated', schema: DocumentSchema },
+  errors: ['SCHEMA_NOT_FOUND'],
 });
 
 export const contentOverviewRoute = defineRoute({
@@ -249,6 +345,20 @@ export const contentOverviewRoute = defineRoute({
   repeatableQuery: ['type'],
   request: { query: OverviewQuerySchema },
   response: { status: 200, envelope: 'single', schema: OverviewSchema },
+  errors: ['SCHEMA_NOT_FOUND'],
+});
+
+export const contentDigestRoute = defineRoute({
+  id: 'content.digest',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/content/digest',
+  summary: 'List every live document with its revisions and no content, for sync clients to compare',
+  target: 'environment',
+  repeatableQuery: ['type'],
+  request: { query: DigestQuerySchema },
+  response: { status: 200, envelope: 'single', schema: DigestSchema },
+  errors: ['SCHEMA_NOT_FOUND'],
 });
 
 export const contentGetRoute = defineRoute({
@@ -283,6 +393,37 @@ export const contentPreviewTokensCreateRoute = defineRoute({
   target: 'environment',
   request: { params: DocumentIdParamsSchema, body: PreviewTokenBodySchema },
   response: { status: 200, envelope: 'single', schema: PreviewTokenSchema },
+  errors: ['PREVIEW_TOKEN_UNAVAILABLE'],
+});
+
+/** Query of `GET /content/{documentId}/preview-events`: EventSource cannot send headers, so the token rides here. */
+export const PreviewEventsQuerySchema = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 8192 }) },
+  { additionalProperties: false },
+);
+
+/** `data` of a `change` event of the preview stream (docs/live-preview.md "Server-rendered sites"). */
+export const PreviewChangeEventSchema = Type.Object({
+  documentId: Uuid,
+  draftRevision: Type.Integer(),
+  updatedAt: Timestamp,
+  /** A token for the new draft revision, expiring when the presented one does. */
+  token: Type.String(),
+});
+export type PreviewChangeEvent = Static<typeof PreviewChangeEventSchema>;
+
+export const contentPreviewEventsRoute = defineRoute({
+  id: 'content.previewEvents',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/content/{documentId}/preview-events',
+  summary: 'Server-sent events: `change` on each saved change of the draft a preview token names',
+  // The token names project and environment, and is the credential: no routing headers, no key.
+  target: 'none',
+  auth: 'public',
+  request: { params: DocumentIdParamsSchema, query: PreviewEventsQuerySchema },
+  response: { status: 200, envelope: 'raw' },
+  errors: ['PREVIEW_TOKEN_UNAVAILABLE'],
 });
 
 export const contentCreateRoute = defineRoute({
@@ -294,6 +435,7 @@ export const contentCreateRoute = defineRoute({
   target: 'environment',
   request: { body: CreateDocumentBodySchema, headers: CreateDocumentHeadersSchema },
   response: { status: 201, envelope: 'single', schema: DocumentSchema },
+  errors: ['CONTENT_PATH_CONFLICT'],
 });
 
 export const contentUpdateRoute = defineRoute({
@@ -305,6 +447,7 @@ export const contentUpdateRoute = defineRoute({
   target: 'environment',
   request: { params: DocumentIdParamsSchema, body: UpdateDocumentBodySchema, headers: SchemaHashHeadersSchema },
   response: { status: 200, envelope: 'single', schema: DocumentSchema },
+  errors: ['CONFLICT', 'CONTENT_PATH_CONFLICT'],
 });
 
 export const contentDuplicateRoute = defineRoute({
@@ -316,6 +459,7 @@ export const contentDuplicateRoute = defineRoute({
   target: 'environment',
   request: { params: DocumentIdParamsSchema, body: DuplicateDocumentBodySchema },
   response: { status: 201, envelope: 'single', schema: DocumentSchema },
+  errors: ['CONTENT_PATH_CONFLICT'],
 });
 
 export const contentDeleteRoute = defineRoute({
@@ -338,4 +482,5 @@ export const contentRestoreRoute = defineRoute({
   target: 'environment',
   request: { params: DocumentIdParamsSchema },
   response: { status: 200, envelope: 'single', schema: RestoreResultSchema },
+  errors: ['CONTENT_PATH_CONFLICT'],
 });

@@ -4,7 +4,8 @@
  * Browser-safe: TypeBox schemas are plain JSON Schema objects, nothing here imports Node.
  */
 import type { Static, TSchema } from 'typebox';
-import type { Pagination } from './envelopes.js';
+import type { ErrorCode } from '../errors/error-codes.js';
+import type { CursorPage, CursorPagination, Page, Pagination } from './envelopes.js';
 import type { DefaultedMark } from './shapes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,8 +19,11 @@ export type TargetRule = 'environment' | 'project' | 'optional' | 'none';
 /** Whether credentials are needed: `public` routes (login, health) take none. */
 export type AuthRule = 'required' | 'optional' | 'public';
 
-/** How the result is wrapped: `{ data }`, a page `{ data, pagination }`, or sent as is. */
-export type EnvelopeKind = 'single' | 'paginated' | 'raw';
+/**
+ * How the result is wrapped: `{ data }`, a page `{ data, pagination }` (offset pages), a keyset page
+ * `{ data, pagination: { limit, hasMore, nextCursor } }` (`cursor`: logs too large to count), or sent as is.
+ */
+export type EnvelopeKind = 'single' | 'paginated' | 'cursor' | 'raw';
 
 /**
  * Request schemas. Without `query`, an enveloped route takes no query parameters (any one is
@@ -57,8 +61,18 @@ export interface RouteContract<
   csrf?: boolean;
   /** Query parameters that may repeat (arrays); any other repeated parameter is INVALID_QUERY_PARAM. */
   repeatableQuery?: readonly string[];
+  /**
+   * Query parameters that carry secrets (tokens, OAuth `code`/`state`): the server's request log
+   * line shows them as `[redacted]`.
+   */
+  secretQuery?: readonly string[];
   request: Req;
   response: { status: 200 | 201 | 302; envelope: E; schema?: Res };
+  /**
+   * Codes only the service knows it may answer (a stale revision, a path conflict, a rate limit,
+   * an unknown challenge): the rest follow from the declaration. OpenAPI lists both.
+   */
+  errors?: readonly ErrorCode[];
 }
 
 /** Declares a route; the identity function keeps every literal type for inference. */
@@ -88,7 +102,9 @@ export type RouteOutput<C extends RouteContract> = C['response']['envelope'] ext
   ? RouteData<C>
   : C['response']['envelope'] extends 'paginated'
     ? { data: RouteData<C>[]; pagination: Pagination }
-    : unknown;
+    : C['response']['envelope'] extends 'cursor'
+      ? { data: RouteData<C>[]; pagination: CursorPagination }
+      : unknown;
 
 /** `{documentId}` -> `:documentId`, the router's syntax. */
 export function toRouterPath(path: string): string {
@@ -113,3 +129,52 @@ type Flatten<T> = { [K in keyof T]: T[K] } & {};
 export type Validated<S> = S extends { properties: infer P }
   ? Flatten<Static<S & TSchema> & { [K in keyof P as P[K] extends DefaultedMark ? K : never]-?: StaticPart<P[K]> }>
   : StaticPart<S>;
+
+type ValidatedPart<
+  C extends RouteContract,
+  K extends 'params' | 'query' | 'headers' | 'body',
+> = C['request'][K] extends TSchema ? Validated<C['request'][K]> : undefined;
+
+/**
+ * What the server hands an action's handler and its service method: each declared request part
+ * validated by the route's schema (defaults filled, unknown query parameters refused), `undefined`
+ * for a part the route does not declare.
+ */
+export interface ActionInput<C extends RouteContract> {
+  params: ValidatedPart<C, 'params'>;
+  query: ValidatedPart<C, 'query'>;
+  headers: ValidatedPart<C, 'headers'>;
+  body: ValidatedPart<C, 'body'>;
+}
+
+/**
+ * A value the server's response serializer writes as the declared type: timestamps may be `Date`
+ * (written as ISO 8601), arrays may be read-only, and objects may carry fields the schema leaves out.
+ */
+export type Serializable<T> = T extends string
+  ? T | Date
+  : T extends readonly (infer U)[]
+    ? readonly Serializable<U>[]
+    : T extends object
+      ? { [K in keyof T]: Serializable<T[K]> }
+      : T;
+
+/**
+ * What an action's service method answers, before the envelope: the `data` of a single envelope,
+ * a page for a paginated or keyset one. The server's services declare their answers with it, so
+ * the only wire types are the route contracts'.
+ */
+export type ActionResult<C extends RouteContract> = C['response']['envelope'] extends 'single'
+  ? Serializable<RouteData<C>>
+  : C['response']['envelope'] extends 'paginated'
+    ? Page<Serializable<RouteData<C>>>
+    : C['response']['envelope'] extends 'cursor'
+      ? CursorPage<Serializable<RouteData<C>>>
+      : unknown;
+
+/**
+ * A service method declared against its route: `(ctx, input) => answer`, the input as the server
+ * validated it and the answer as the route declares it. `Ctx` is the server's request context.
+ * @example publish: ActionMethod<typeof contentPublishRoute, EnvironmentContext>
+ */
+export type ActionMethod<C extends RouteContract, Ctx> = (ctx: Ctx, input: ActionInput<C>) => Promise<ActionResult<C>>;

@@ -11,12 +11,17 @@ export interface SingleEnvelope<T> {
   data: T;
 }
 
-/** Pagination block of list responses. */
+/**
+ * Pagination block of list responses. `totalIsCapped` is answered by lists that stop counting (search:
+ * true when more documents matched than were ranked, so `total` counts only the hits that can be paged
+ * through; docs/api.md "Search"); other lists leave it out and their `total` is exact.
+ */
 export const PaginationSchema = Type.Object({
   total: Type.Integer(),
   limit: Type.Integer(),
   offset: Type.Integer(),
   hasMore: Type.Boolean(),
+  totalIsCapped: Type.Optional(Type.Boolean()),
 });
 export type Pagination = Static<typeof PaginationSchema>;
 
@@ -26,12 +31,30 @@ export interface PaginatedEnvelope<T> {
   pagination: Pagination;
 }
 
+/** Pagination block of keyset lists (`cursor` envelope): pass `nextCursor` back as `cursor`. */
+export const CursorPaginationSchema = Type.Object({
+  limit: Type.Integer(),
+  hasMore: Type.Boolean(),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+export type CursorPagination = Static<typeof CursorPaginationSchema>;
+
+/** A keyset page as services return it, before the envelope. */
+export interface CursorPage<T> {
+  items: T[];
+  limit: number;
+  /** Opaque; null on the last page. */
+  nextCursor: string | null;
+}
+
 /** A page of results as services return it, before the envelope. */
 export interface Page<T> {
   items: T[];
   total: number;
   limit: number;
   offset: number;
+  /** Set by lists that may stop counting (`pagination.totalIsCapped`); absent elsewhere. */
+  totalIsCapped?: boolean;
 }
 
 /** The error envelope every failure is answered with; `code` is one of the error catalog's. */
@@ -53,5 +76,6 @@ export function envelopeSchema(response: { envelope: string; schema?: TSchema | 
   const { envelope, schema } = response;
   if (envelope === 'raw' || !schema) return undefined;
   if (envelope === 'single') return Type.Object({ data: schema });
+  if (envelope === 'cursor') return Type.Object({ data: Type.Array(schema), pagination: CursorPaginationSchema });
   return Type.Object({ data: Type.Array(schema), pagination: PaginationSchema });
 }

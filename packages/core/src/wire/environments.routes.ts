@@ -47,6 +47,7 @@ export const environmentsCreateRoute = defineRoute({
   target: 'project',
   request: { body: CreateEnvironmentBodySchema },
   response: { status: 201, envelope: 'single', schema: EnvironmentSchema },
+  errors: ['CONFLICT'],
 });
 
 export const environmentsDeleteRoute = defineRoute({

@@ -14,14 +14,21 @@ export const EVENT_TYPES = [
   'content.deleted',
   'content.restored',
   'media.uploaded',
+  'release.published',
+  'release.failed',
 ] as const;
 
 /** One event type name. */
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The `content.*` event types: their deliveries carry `document`. */
-export const CONTENT_EVENT_TYPES = EVENT_TYPES.filter(
-  (type): type is Exclude<EventType, 'media.uploaded'> => type !== 'media.uploaded',
+export const CONTENT_EVENT_TYPES = EVENT_TYPES.filter((type): type is Extract<EventType, `content.${string}`> =>
+  type.startsWith('content.'),
+);
+
+/** The `release.*` event types: their deliveries carry `release`. */
+export const RELEASE_EVENT_TYPES = EVENT_TYPES.filter((type): type is Extract<EventType, `release.${string}`> =>
+  type.startsWith('release.'),
 );
 
 /** Who made the change an event reports; `email` is empty for API keys. */
@@ -65,6 +72,30 @@ export const MediaWebhookEventSchema = Type.Object({
 });
 export type MediaWebhookEvent = Static<typeof MediaWebhookEventSchema>;
 
+/**
+ * A `release.published` / `release.failed` delivery body, sent after the per-document events of the
+ * same transaction; `failures` lists why items kept a failed release from publishing.
+ */
+export const ReleaseWebhookEventSchema = Type.Object({
+  event: StringEnum(RELEASE_EVENT_TYPES),
+  ...eventBase,
+  release: Type.Object({
+    id: Type.String(),
+    title: Type.String(),
+    status: Type.String(),
+    itemCount: Type.Integer(),
+    scheduledAt: Type.Union([Timestamp, Type.Null()]),
+    publishedAt: Type.Union([Timestamp, Type.Null()]),
+    revertOf: Type.Union([Type.String(), Type.Null()]),
+    failures: Type.Array(Type.Object({ documentId: Type.String(), error: Type.String() })),
+  }),
+});
+export type ReleaseWebhookEvent = Static<typeof ReleaseWebhookEventSchema>;
+
 /** Any delivery body; narrow on `event`. */
-export const WebhookEventSchema = Type.Union([ContentWebhookEventSchema, MediaWebhookEventSchema]);
+export const WebhookEventSchema = Type.Union([
+  ContentWebhookEventSchema,
+  MediaWebhookEventSchema,
+  ReleaseWebhookEventSchema,
+]);
 export type WebhookEvent = Static<typeof WebhookEventSchema>;

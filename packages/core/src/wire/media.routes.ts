@@ -1,7 +1,7 @@
 /** Media routes (interface.md "Media endpoints", "Media asset", "Media list query"; docs/api.md "Media"). */
 import { type Static, Type } from 'typebox';
 import { defineRoute } from './define-route.js';
-import { LimitQuery, OffsetQuery, StringEnum, Timestamp, Uuid, WithDefault } from './shapes.js';
+import { LimitQuery, Nullable, OffsetQuery, StringEnum, Timestamp, Uuid, WithDefault } from './shapes.js';
 
 /** Derived categories, the `category` filter values. */
 export const MEDIA_CATEGORIES = ['image', 'video', 'audio', 'document', 'archive', 'other'] as const;
@@ -18,7 +18,20 @@ export const MEDIA_FILE_PATH_PREFIX = '/media';
 /** The multipart part that carries the uploaded file. */
 export const UPLOAD_PART = 'file';
 
-/** A media asset (interface.md "Media asset", plus `environment` and `category`). */
+/** Longest `alt` text. */
+export const MEDIA_ALT_MAX_LENGTH = 1000;
+
+/** Where the subject of an image is, as fractions of its width and height (0..1 from the top left). */
+export const FocalPointSchema = Type.Object(
+  { x: Type.Number({ minimum: 0, maximum: 1 }), y: Type.Number({ minimum: 0, maximum: 1 }) },
+  { additionalProperties: false },
+);
+export type FocalPoint = Static<typeof FocalPointSchema>;
+
+/**
+ * A media asset (interface.md "Media asset", plus `environment` and `category`, and for images
+ * `alt`, `width`, `height` and `focalPoint`, decisions.md §8 "Media").
+ */
 export const MediaAssetSchema = Type.Object({
   id: Uuid,
   project: Type.String(),
@@ -30,6 +43,13 @@ export const MediaAssetSchema = Type.Object({
   url: Type.String({ format: 'uri' }),
   uploadedBy: Type.String(),
   uploadedAt: Timestamp,
+  /** Text alternative for the image; empty until someone writes it. */
+  alt: Type.String(),
+  /** Pixel size as displayed (EXIF orientation applied), read at upload; null for other files. */
+  width: Nullable(Type.Integer()),
+  height: Nullable(Type.Integer()),
+  /** Where crops centre; null means the middle. */
+  focalPoint: Nullable(FocalPointSchema),
 });
 export type MediaAsset = Static<typeof MediaAssetSchema>;
 
@@ -54,6 +74,16 @@ export const MediaListQuerySchema = Type.Object(
 
 /** `{id}` of `GET` and `DELETE /api/v1/media/{id}`. */
 export const MediaIdParamsSchema = Type.Object({ id: Uuid });
+
+/** `PATCH /api/v1/media/{id}` body: the fields to change; `focalPoint: null` goes back to the middle. */
+export const MediaUpdateBodySchema = Type.Object(
+  {
+    alt: Type.Optional(Type.String({ maxLength: MEDIA_ALT_MAX_LENGTH })),
+    focalPoint: Type.Optional(Nullable(FocalPointSchema)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type MediaUpdateBody = Static<typeof MediaUpdateBodySchema>;
 
 /** `DELETE /api/v1/media/{id}` answer. */
 export const MediaDeletedSchema = Type.Object({ deleted: Type.Literal(true), id: Uuid });
@@ -107,6 +137,17 @@ export const mediaGetRoute = defineRoute({
   summary: 'Get one media asset',
   target: 'environment',
   request: { params: MediaIdParamsSchema },
+  response: { status: 200, envelope: 'single', schema: MediaAssetSchema },
+});
+
+export const mediaUpdateRoute = defineRoute({
+  id: 'media.update',
+  kind: 'command',
+  method: 'PATCH',
+  path: '/api/v1/media/{id}',
+  summary: 'Change the alt text or the focal point of a media asset',
+  target: 'environment',
+  request: { params: MediaIdParamsSchema, body: MediaUpdateBodySchema },
   response: { status: 200, envelope: 'single', schema: MediaAssetSchema },
 });
 

@@ -121,6 +121,7 @@ export const contentMigrateRoute = defineRoute({
   target: 'environment',
   request: { body: MigrationBodySchema },
   response: { status: 200, envelope: 'single', schema: MigrationResultSchema },
+  errors: ['CONFLICT', 'SCHEMA_NOT_FOUND'],
 });
 
 /** Operation names, for clients that build migrations. */

@@ -1,6 +1,8 @@
 /** Project and project settings routes (decisions.md §4). */
 import { type Static, Type } from 'typebox';
+import { MAX_PREVIEW_URL_TEMPLATE_LENGTH } from '../preview/preview-url.js';
 import { defineRoute } from './define-route.js';
+import { IMAGE_DIMENSION_CAP, IMAGE_INPUT_PIXELS_CAP, ImagePresetsSchema } from './media-image.routes.js';
 import { Nullable, PROJECT_SLUG_PATTERN, Timestamp } from './shapes.js';
 
 /** Wire shape of a project. */
@@ -17,14 +19,40 @@ export const CreateProjectBodySchema = Type.Object(
 );
 
 /** Settings of a project (`GET`/`PUT /api/v1/settings`, project from `X-CMS-Project`). */
-export const ProjectSettingsSchema = Type.Object({ mediaImageMaxBytes: Nullable(Type.Integer()) });
+export const ProjectSettingsSchema = Type.Object({
+  mediaImageMaxBytes: Nullable(Type.Integer()),
+  /** Named image transforms (`?preset=`); null: the defaults (docs/api.md "Image transforms"). */
+  mediaImagePresets: Nullable(ImagePresetsSchema),
+  /** Largest `w` or `h` of a transform; null: the default, 4096. */
+  mediaImageMaxDimension: Nullable(Type.Integer()),
+  /** Originals with more pixels are not transformed (IMAGE_TOO_LARGE); null: the default, 50 000 000. */
+  mediaImageMaxInputPixels: Nullable(Type.Integer()),
+  /** Live preview address template (`{path}`, `{locale}`, `{type}`, `{token}`); null: no live preview. */
+  previewUrl: Nullable(Type.String()),
+  /** Per content type, a template that replaces `previewUrl` for that type; null: none. */
+  previewUrls: Nullable(Type.Record(Type.String(), Type.String())),
+});
 export type ProjectSettings = Static<typeof ProjectSettingsSchema>;
 
-/** Body of `PUT /api/v1/settings`: every setting, null for "not set". */
+/** Body of `PUT /api/v1/settings`: null for "not set"; an image setting left out keeps its value. */
 export const PutProjectSettingsBodySchema = Type.Object(
   {
     // Images (by detected type) larger than this are refused with PAYLOAD_TOO_LARGE; null: no extra limit.
     mediaImageMaxBytes: Nullable(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    mediaImagePresets: Type.Optional(Nullable(ImagePresetsSchema)),
+    mediaImageMaxDimension: Type.Optional(Nullable(Type.Integer({ minimum: 16, maximum: IMAGE_DIMENSION_CAP }))),
+    mediaImageMaxInputPixels: Type.Optional(
+      Nullable(Type.Integer({ minimum: 1_000_000, maximum: IMAGE_INPUT_PIXELS_CAP })),
+    ),
+    // Checked by the service (an http(s) URL once its placeholders are filled): INVALID_INPUT otherwise.
+    previewUrl: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: MAX_PREVIEW_URL_TEMPLATE_LENGTH }))),
+    previewUrls: Type.Optional(
+      Nullable(
+        Type.Record(Type.String(), Type.String({ minLength: 1, maxLength: MAX_PREVIEW_URL_TEMPLATE_LENGTH }), {
+          maxProperties: 200,
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -56,7 +84,7 @@ export const projectsSettingsGetRoute = defineRoute({
   kind: 'query',
   method: 'GET',
   path: '/api/v1/settings',
-  summary: 'Read the settings of the project in X-CMS-Project (the media image size limit)',
+  summary: 'Read the settings of the project in X-CMS-Project (media image limits and presets, live preview address)',
   target: 'project',
   request: {},
   response: { status: 200, envelope: 'single', schema: ProjectSettingsSchema },

@@ -79,6 +79,7 @@ export const schemaGetRoute = defineRoute({
   target: 'environment',
   request: { params: SchemaTypeParamsSchema },
   response: { status: 200, envelope: 'single', schema: SchemaTypeWithHashSchema },
+  errors: ['SCHEMA_NOT_FOUND'],
 });
 
 export const schemaSyncRoute = defineRoute({

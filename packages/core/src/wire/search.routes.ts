@@ -10,6 +10,17 @@ import { LimitQuery, MAX_LOCALE_LENGTH, OffsetQuery, Uuid, WithDefault } from '.
 /** Longest search query, in characters. */
 export const MAX_SEARCH_QUERY_LENGTH = 200;
 
+/**
+ * Most matches a search ranks (the first its scan meets), besides the title matches (`SEARCH_TITLE_CANDIDATES`). When
+ * more documents match, the answer ranks these candidates only, `pagination.total` counts them and
+ * `pagination.totalIsCapped` is true (false otherwise): `hasMore` stays exact for the list that can be
+ * paged through, and a narrower query finds the rest (docs/api.md "Search").
+ */
+export const SEARCH_RANKED_CANDIDATES = 1000;
+
+/** Most documents whose title matches that a search ranks besides `SEARCH_RANKED_CANDIDATES`. */
+export const SEARCH_TITLE_CANDIDATES = 1000;
+
 /** Query of `GET /search`: `q` must hold a non-space character (a blank query searches nothing). */
 export const SearchQuerySchema = Type.Object(
   {
@@ -42,5 +53,6 @@ export const contentSearchRoute = defineRoute({
   summary: 'Full-text search of documents: published content by default, drafts with draft=true',
   target: 'environment',
   request: { query: SearchQuerySchema, headers: LocaleHeadersSchema },
+  // `pagination.totalIsCapped` is always answered here (true or false): see SEARCH_RANKED_CANDIDATES.
   response: { status: 200, envelope: 'paginated', schema: SearchHitSchema },
 });

@@ -56,6 +56,8 @@ export const authSsoCallbackRoute = defineRoute({
   summary: 'Where an OpenID Connect provider sends the browser back: signs in and redirects to the Studio',
   target: 'none',
   auth: 'public',
+  // The authorization code and state are one-time secrets; an error answer carries none, but may echo.
+  secretQuery: ['code', 'state', 'id_token', 'access_token', 'session_state', 'error_description'],
   request: { params: SsoProviderParamsSchema },
   response: { status: 302, envelope: 'raw' },
 });

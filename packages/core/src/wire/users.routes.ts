@@ -51,6 +51,8 @@ export const UpdateUserBodySchema = Type.Object(
     role: Type.Optional(RoleInput),
     disabled: Type.Optional(Type.Boolean()),
     password: Type.Optional(PasswordInput),
+    /** Needed when a signed-in user changes their own password: the one they sign in with now. */
+    currentPassword: Type.Optional(PasswordInput),
   },
   { minProperties: 1, additionalProperties: false },
 );
@@ -126,6 +128,17 @@ export const usersDeleteRoute = defineRoute({
   method: 'DELETE',
   path: '/api/v1/users/{id}',
   summary: 'Delete a user with their grants and sessions; answers the deleted user',
+  target: 'none',
+  request: { params: UserIdParamsSchema },
+  response: { status: 200, envelope: 'single', schema: UserSchema },
+});
+
+export const usersMfaResetRoute = defineRoute({
+  id: 'users.mfa.reset',
+  kind: 'command',
+  method: 'DELETE',
+  path: '/api/v1/users/{id}/mfa',
+  summary: "Remove a user's second factor and recovery codes (a lost authenticator); answers the user",
   target: 'none',
   request: { params: UserIdParamsSchema },
   response: { status: 200, envelope: 'single', schema: UserSchema },

@@ -137,4 +137,5 @@ export const contentVersionsRestoreRoute = defineRoute({
   target: 'environment',
   request: { params: VersionParamsSchema },
   response: { status: 200, envelope: 'single', schema: RestoreVersionResultSchema },
+  errors: ['CONTENT_PATH_CONFLICT'],
 });

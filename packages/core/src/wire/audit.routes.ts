@@ -1,0 +1,124 @@
+/**
+ * Audit log routes (decisions.md §8 "Audit log", docs/audit.md): who changed what, newest first,
+ * paged by an opaque cursor; an NDJSON export; a check of the per-project hash chain.
+ */
+import { type Static, Type } from 'typebox';
+import { defineRoute } from './define-route.js';
+import { AnyObject, LimitQuery, Nullable, StringEnum, Timestamp, Uuid, WithDefault } from './shapes.js';
+
+/** Default and largest page of `GET /api/v1/audit`. */
+export const AUDIT_PAGE_DEFAULT = 50;
+export const AUDIT_PAGE_MAX = 200;
+/** Longest opaque cursor accepted. */
+export const AUDIT_CURSOR_MAX_LENGTH = 200;
+
+export const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
+export const AuditOutcomeSchema = StringEnum(AUDIT_OUTCOMES);
+export type AuditOutcome = Static<typeof AuditOutcomeSchema>;
+
+/** A CLI key (`cms_key_cli_`) is an `apiKey` actor; `system` is the server's own work (retention). */
+export const AUDIT_ACTOR_TYPES = ['user', 'apiKey', 'preview', 'anonymous', 'system'] as const;
+export const AuditActorTypeSchema = StringEnum(AUDIT_ACTOR_TYPES);
+export type AuditActorType = Static<typeof AuditActorTypeSchema>;
+
+/** Who did it: never a secret, only ids and a readable label (an email, a key's name). */
+export const AuditActorSchema = Type.Object({
+  type: AuditActorTypeSchema,
+  id: Type.String(),
+  label: Nullable(Type.String()),
+});
+export type AuditActor = Static<typeof AuditActorSchema>;
+
+/** What it was done to; each part null when the action has none. */
+export const AuditTargetSchema = Type.Object({
+  project: Nullable(Type.String()),
+  environment: Nullable(Type.String()),
+  type: Nullable(Type.String()),
+  documentId: Nullable(Type.String()),
+  locale: Nullable(Type.String()),
+  /** Another resource's id (a key, a webhook, a user, a release). */
+  id: Nullable(Type.String()),
+});
+export type AuditTarget = Static<typeof AuditTargetSchema>;
+
+/** One entry of the audit log. */
+export const AuditEntrySchema = Type.Object({
+  id: Uuid,
+  at: Timestamp,
+  actor: AuditActorSchema,
+  /** The action id of the catalog (`content.update`), or a sign-in event (`auth.login`). */
+  action: Type.String(),
+  target: AuditTargetSchema,
+  outcome: AuditOutcomeSchema,
+  requestId: Nullable(Type.String()),
+  ip: Nullable(Type.String()),
+  /** A size-capped description of what changed, secrets redacted (docs/audit.md "Changes"). */
+  changes: Nullable(AnyObject),
+});
+export type AuditEntry = Static<typeof AuditEntrySchema>;
+
+const filters = {
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  action: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  documentId: Type.Optional(Uuid),
+  type: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  from: Type.Optional(Timestamp),
+  to: Type.Optional(Timestamp),
+  outcome: Type.Optional(AuditOutcomeSchema),
+};
+
+/** Query of `GET /api/v1/audit`. */
+export const ListAuditQuerySchema = Type.Object(
+  {
+    ...filters,
+    limit: WithDefault(LimitQuery(AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX), AUDIT_PAGE_DEFAULT),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: AUDIT_CURSOR_MAX_LENGTH })),
+  },
+  { additionalProperties: false },
+);
+export type ListAuditQuery = Static<typeof ListAuditQuerySchema>;
+
+/** Query of `GET /api/v1/audit/export`: the filters, no page. */
+export const ExportAuditQuerySchema = Type.Object(filters, { additionalProperties: false });
+
+/** `GET /api/v1/audit/verify`: `ok` false names the first entry that does not hold. */
+export const AuditVerificationSchema = Type.Object({
+  ok: Type.Boolean(),
+  checked: Type.Integer(),
+  firstBrokenId: Nullable(Type.String()),
+});
+export type AuditVerification = Static<typeof AuditVerificationSchema>;
+
+export const auditListRoute = defineRoute({
+  id: 'audit.list',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/audit',
+  summary: "List the audit log of the project (or, without X-CMS-Project, the instance's), newest first",
+  target: 'optional',
+  request: { query: ListAuditQuerySchema },
+  response: { status: 200, envelope: 'cursor', schema: AuditEntrySchema },
+  errors: ['INVALID_QUERY_PARAM'],
+});
+
+export const auditExportRoute = defineRoute({
+  id: 'audit.export',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/audit/export',
+  summary: 'Stream the audit log as NDJSON (one entry a line, oldest first)',
+  target: 'optional',
+  request: { query: ExportAuditQuerySchema },
+  response: { status: 200, envelope: 'raw' },
+});
+
+export const auditVerifyRoute = defineRoute({
+  id: 'audit.verify',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/audit/verify',
+  summary: 'Check the hash chain of the audit log',
+  target: 'optional',
+  request: {},
+  response: { status: 200, envelope: 'single', schema: AuditVerificationSchema },
+});
