@@ -4,6 +4,9 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { readSsoSettings, SsoSettingError, type SsoSettings } from './sso-settings.js';
 
+/** Lifetime of a preview token unless CMS_PREVIEW_TOKEN_TTL_SECONDS says otherwise (decisions.md §5). */
+const DEFAULT_PREVIEW_TOKEN_TTL_SECONDS = 600;
+
 /** Every setting of the server, read from environment variables once at start (decisions.md §1). */
 export interface ServerConfig {
   port: number;
@@ -16,9 +19,21 @@ export interface ServerConfig {
   pgliteMaintenanceIntervalSeconds: number;
   /** PostgreSQL's shared_buffers of the embedded database, in MiB (PGlite only). */
   pgliteSharedBuffersMb: number;
+  /** Let V8 optimise PGlite's WebAssembly with TurboFan too (PGlite only; off: its baseline compiler alone). */
+  pgliteOptimizingCompiler: boolean;
   mediaDriver: 'fs' | 's3';
   /** Seconds between polls of the media purge queue; 0 means this process purges only its own single deletes. */
   mediaPurgeIntervalSeconds: number;
+  /** `CMS_RELEASE_POLL_INTERVAL_SECONDS`: the due-release poller's period; 0 runs no poller here. */
+  releasePollIntervalSeconds: number;
+  /** `CMS_AUDIT_RETENTION_DAYS`: audit entries older than this are removed; 0 keeps them forever. */
+  auditRetentionDays: number;
+  /** `CMS_AUDIT_RETENTION_INTERVAL_SECONDS`: how often retention runs here; 0 runs none in this process. */
+  auditRetentionIntervalSeconds: number;
+  /** Image transforms running at once (each holds one original and libvips' buffers). */
+  imageTransformConcurrency: number;
+  /** Image transforms that may wait for a slot; one more is answered SERVICE_UNAVAILABLE. */
+  imageTransformQueue: number;
   s3: {
     endpoint: string | null;
     region: string;
@@ -32,6 +47,8 @@ export interface ServerConfig {
   defaultProject: string;
   secret: string;
   previewTokenSecret: string | null;
+  /** Seconds a preview token is valid (decisions.md §5: 10 minutes); shorter for tests of renewal. */
+  previewTokenTtlSeconds: number;
   webhookAllowPrivate: boolean;
   webhookCaFile: string | null;
   maxBodyBytes: number;
@@ -48,6 +65,13 @@ export interface ServerConfig {
    * hop (true), or the listed addresses/CIDR ranges. The address feeds login backoff and session lists.
    */
   trustProxy: boolean | string[];
+  /**
+   * Requests per minute one client address may make to each unauthenticated command route (sign-in,
+   * setup, invite accept, single sign-on, command-line sign-in); 0 turns the limit off.
+   */
+  rateLimitPerMinute: number;
+  /** CMS_REQUIRE_MFA: `admins` makes administrators enrol a second factor before anything else (decisions.md §8). */
+  requireMfa: 'off' | 'admins';
   /** `NODE_ENV=production`: no development conveniences (dev key, CMS_DEV), JSON logs unless told otherwise. */
   production: boolean;
   /** CMS_DEV: local development; webhooks may target loopback and self-signed receivers. Never with production. */
@@ -77,9 +101,10 @@ export class ConfigError extends Error {
 const MIB = 1024 * 1024;
 /**
  * The embedded database's buffer cache: PGlite's default (128 MB) is touched at start, about 120 MiB of
- * an idle server's memory; 32 MB holds the indexes and hot rows of typical reads (docs/operations.md).
+ * an idle server's memory. 16 MB holds the indexes and hot rows of a small site's reads; pages outside it
+ * come from the OS's file cache. 32 MB idled 12-19 MiB higher (docs/operations.md, docs/benchmarks.md 13).
  */
-export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Record<string, string | undefined>;
@@ -103,6 +128,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     env.CMS_PREVIEW_TOKEN_SECRET === 'off'
       ? null
       : env.CMS_PREVIEW_TOKEN_SECRET || (embedded ? readOrCreateSecret(dataDir, 'preview-token-secret') : null);
+  if (env.CMS_PREVIEW_TOKEN_SECRET && previewTokenSecret !== null && previewTokenSecret.length < 32) {
+    throw new ConfigError(
+      'CMS_PREVIEW_TOKEN_SECRET must be at least 32 characters long (it signs preview tokens); or set it to "off".',
+    );
+  }
 
   const config: ServerConfig = {
     port,
@@ -113,8 +143,14 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     dataDir,
     pgliteMaintenanceIntervalSeconds: readInt(env, 'CMS_PGLITE_MAINTENANCE_INTERVAL_SECONDS', 60, 0, 86_400),
     pgliteSharedBuffersMb: readInt(env, 'CMS_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, 1, 16_384),
+    pgliteOptimizingCompiler: readBool(env, 'CMS_PGLITE_OPTIMIZING_COMPILER', false),
     mediaDriver,
     mediaPurgeIntervalSeconds: readInt(env, 'CMS_MEDIA_PURGE_INTERVAL_SECONDS', 30, 0, 86_400),
+    releasePollIntervalSeconds: readInt(env, 'CMS_RELEASE_POLL_INTERVAL_SECONDS', 1, 0, 60),
+    auditRetentionDays: readInt(env, 'CMS_AUDIT_RETENTION_DAYS', 400, 0, 36_500),
+    auditRetentionIntervalSeconds: readInt(env, 'CMS_AUDIT_RETENTION_INTERVAL_SECONDS', 3600, 0, 604_800),
+    imageTransformConcurrency: readInt(env, 'CMS_IMAGE_TRANSFORM_CONCURRENCY', 2, 1, 64),
+    imageTransformQueue: readInt(env, 'CMS_IMAGE_TRANSFORM_QUEUE', 100, 0, 10_000),
     s3: {
       endpoint: env.S3_ENDPOINT || null,
       region: env.S3_REGION || 'us-east-1',
@@ -128,6 +164,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     defaultProject: env.CMS_DEFAULT_PROJECT || 'default',
     secret,
     previewTokenSecret,
+    previewTokenTtlSeconds: readInt(env, 'CMS_PREVIEW_TOKEN_TTL_SECONDS', DEFAULT_PREVIEW_TOKEN_TTL_SECONDS, 5, 86_400),
     webhookAllowPrivate: readBool(env, 'CMS_WEBHOOK_ALLOW_PRIVATE', false),
     webhookCaFile: env.CMS_WEBHOOK_CA_FILE || null,
     maxBodyBytes: readInt(env, 'CMS_MAX_BODY_BYTES', MIB, 1024, 1024 * MIB),
@@ -137,6 +174,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     keepAliveTimeoutMs: readInt(env, 'CMS_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: readTrustProxy(env, 'CMS_TRUST_PROXY'),
+    rateLimitPerMinute: readInt(env, 'CMS_RATE_LIMIT_PER_MINUTE', 30, 0, 1_000_000),
+    requireMfa: readEnum(env, 'CMS_REQUIRE_MFA', ['off', 'admins'] as const, 'off'),
     ...readDevelopmentSettings(env, embedded),
     sso: readSso(env, embedded),
     readCacheBytes: readInt(env, 'CMS_READ_CACHE_BYTES', 64 * MIB, 0, 64 * 1024 * MIB),

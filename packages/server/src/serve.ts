@@ -5,7 +5,7 @@ import { createPrettyLogStream, usesPrettyLogs } from './logging/pretty-log.js';
 import { formatStartBanner } from './logging/start-banner.js';
 import { ModuleValidationError } from './modules/loader.js';
 import { createServer } from './server.js';
-import { isFirstStart } from './storage/pglite-first-start.js';
+import { hasDatabaseTemplate, isFirstStart } from './storage/pglite-first-start.js';
 
 const SHUTDOWN_TIMEOUT_MS = 25_000;
 
@@ -15,7 +15,8 @@ async function main(): Promise<void> {
   const pretty = usesPrettyLogs(config, process.stdout.isTTY === true);
   const color = pretty && process.stdout.isTTY === true && !process.env.NO_COLOR;
   if (!config.databaseUrl && isFirstStart(join(config.dataDir, 'db'))) {
-    process.stderr.write(`cms: first start: creating the embedded database in ${config.dataDir} (a few seconds)\n`);
+    const how = hasDatabaseTemplate() ? "copying the build's template" : 'a few seconds';
+    process.stderr.write(`cms: first start: creating the embedded database in ${config.dataDir} (${how})\n`);
   }
   const server = await createServer(
     config,

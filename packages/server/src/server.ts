@@ -1,13 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { AnyAction } from './actions/define-action.js';
 import { mountActions } from './actions/mount-actions.js';
+import { createAuditRecorder } from './audit/audit-recorder.js';
+import { auditedDb } from './audit/audited-db.js';
 import { type Clock, systemClock } from './clock.js';
 import type { ServerConfig } from './config.js';
+import { registerAuditHook } from './http/audit-hook.js';
+import { registerCompression } from './http/compression.js';
 import { createApp, type LogStream, registerAccessHooks } from './http/create-app.js';
 import { createDeferredCompilers } from './http/deferred-compilers.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStudioStatic } from './http/studio-static.js';
+import { withCliHints } from './modules/cli-surface-hints.js';
 import { FIRST_PARTY_MODULES } from './modules/first-party.js';
-import { loadModules } from './modules/loader.js';
+import { loadModules, ModuleValidationError } from './modules/loader.js';
 import type { ModuleManifest, ModuleSurface, ServerModule } from './modules/module-types.js';
 import { createServiceRegistry } from './modules/service-registry.js';
 import { studioExtensionsOf } from './modules/studio-contributions.js';
@@ -30,8 +37,8 @@ export interface CmsServer {
   /** Graceful stop: refuse new requests, finish in-flight ones, stop workers, close the database. */
   close(): Promise<void>;
   /**
-   * Route validators and serializers not compiled yet (`pending`), compiled at first use or in the
-   * background after listen; `compileAll` compiles them now and returns how many (tests).
+   * Route validators and serializers not compiled yet (`pending`), compiled at their first use;
+   * `compileAll` compiles them now and returns how many (tests).
    */
   routeSchemas: { pending(): number; compileAll(): number };
 }
@@ -52,15 +59,20 @@ export interface CreateServerOptions {
 /** Builds the server: validates modules, opens and migrates the database, mounts every action. */
 export async function createServer(config: ServerConfig, options: CreateServerOptions = {}): Promise<CmsServer> {
   const ordered = loadModules(options.modules ?? FIRST_PARTY_MODULES);
-  const db = options.db ?? (await openDb(config));
+  const rawDb = options.db ?? (await openDb(config));
+  const audit = createAuditRecorder({ db: rawDb, clock: options.clock ?? systemClock });
+  // Services see the audited database: an action's first committed transaction writes its entry.
+  const db = auditedDb(rawDb, audit);
   try {
-    await migrate(db);
-    // Route schemas compile at first use or in the background after listen, not during the start.
+    await migrate(rawDb);
+    // Route schemas compile at their route's first request, never all at once (http/deferred-compilers.ts).
     const compilers = createDeferredCompilers();
     const app = createApp(config, { compilers, ...(options.logStream ? { logStream: options.logStream } : {}) });
+    // First of the onSend hooks: every route's own scope runs its hooks after it.
+    registerCompression(app);
     // PGlite's stand-in for autovacuum; a no-op on PostgreSQL (docs/operations.md).
     const maintenance = createPgliteMaintenance({
-      db,
+      db: rawDb,
       log: app.log.child({ area: 'maintenance' }),
       intervalMs: config.pgliteMaintenanceIntervalSeconds * 1000,
     });
@@ -83,21 +95,42 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
         studioExtensions: () => studioExtensions,
         registry,
         clock: options.clock ?? systemClock,
+        audit,
       };
       surfaces.push(await module.setup(deps));
     }
-    for (const surface of surfaces) actions.push(...(surface.actions ?? []));
+    // Two actions with one id would share a catalog entry, permissions and an OpenAPI operation: refuse.
+    const ownerOf = new Map<string, string>();
+    surfaces.forEach((surface, index) => {
+      const moduleId = ordered[index]?.manifest.id ?? '(unnamed)';
+      for (const action of withCliHints(moduleId, ordered[index]?.cli, surface.actions ?? [])) {
+        const owner = ownerOf.get(action.id);
+        if (owner !== undefined) {
+          const where = owner === moduleId ? 'this module' : `module "${owner}"`;
+          throw new ModuleValidationError(moduleId, `action id "${action.id}" is already declared by ${where}`);
+        }
+        ownerOf.set(action.id, moduleId);
+        actions.push(action);
+      }
+    });
     // Before the access hooks: the Studio's files are answered without credentials.
+    registerSecurityHeaders(app, { publicUrl: config.publicUrl });
     registerStudioStatic(app, options.studioDir ? { root: options.studioDir } : {});
+    registerRateLimit(app, { db: rawDb, clock: options.clock ?? systemClock, perMinute: config.rateLimitPerMinute });
     registerAccessHooks(app, { strategies: surfaces.flatMap((s) => s.authStrategies ?? []), targets });
+    registerAuditHook(app, { recorder: audit });
     mountActions(app, actions);
+    app.addHook('preClose', (done) => {
+      for (const surface of surfaces) surface.closing?.();
+      done();
+    });
     await app.ready();
 
     let started = false;
     let closing: Promise<void> | null = null;
     return {
       app,
-      db,
+      db: rawDb,
       config,
       notices: Object.assign({}, ...surfaces.map((surface) => surface.notices ?? {})),
       routeSchemas: { pending: compilers.pending, compileAll: compilers.compileAll },
@@ -105,24 +138,22 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
         const address = await app.listen({ port: config.port, host: config.host });
         for (const surface of surfaces) await surface.start?.();
         maintenance.start();
-        compilers.warmUp((error) => app.log.error({ err: error }, 'a route schema does not compile'));
         started = true;
         return address;
       },
       close() {
         closing ??= (async () => {
-          compilers.stop();
           await app.close();
           await maintenance.stop();
           if (started) for (const surface of [...surfaces].reverse()) await surface.stop?.();
           await bus.close();
-          if (!options.db) await db.close();
+          if (!options.db) await rawDb.close();
         })();
         return closing;
       },
     };
   } catch (error: unknown) {
-    if (!options.db) await db.close().catch(() => undefined);
+    if (!options.db) await rawDb.close().catch(() => undefined);
     throw error;
   }
 }

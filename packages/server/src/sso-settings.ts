@@ -10,6 +10,12 @@ interface SsoProviderBase {
   allowedEmailDomains: string[] | null;
   /** Project in which a user created by signing in gets a project-wide grant of `defaultRole`. */
   project: string | null;
+  /**
+   * Whether a user who already exists (made by invite, by an admin, or by another provider) may sign
+   * in through this provider because the emails match. Off unless set: whoever controls the email at
+   * this provider would otherwise take over that account (docs/access-control.md).
+   */
+  matchExistingUsersByEmail: boolean;
 }
 
 /** One OpenID Connect provider of `CMS_OIDC_PROVIDERS`. */
@@ -49,7 +55,7 @@ export class SsoSettingError extends Error {}
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const COMMON_KEYS = ['slug', 'label', 'defaultRole', 'allowedEmailDomains', 'project'];
+const COMMON_KEYS = ['slug', 'label', 'defaultRole', 'allowedEmailDomains', 'project', 'matchExistingUsersByEmail'];
 const OIDC_KEYS = [...COMMON_KEYS, 'issuer', 'clientId', 'clientSecret'];
 const SAML_KEYS = [...COMMON_KEYS, 'entryPoint', 'idpIssuer', 'idpCert'];
 
@@ -130,7 +136,16 @@ function readCommon(name: string, entry: Record<string, unknown>, text: (k: stri
       return value;
     });
   }
-  return { slug, label: text('label', false) ?? slug, defaultRole: role, allowedEmailDomains, project };
+  const match = entry.matchExistingUsersByEmail ?? false;
+  if (typeof match !== 'boolean') throw new SsoSettingError(`${name}.matchExistingUsersByEmail must be true or false.`);
+  return {
+    slug,
+    label: text('label', false) ?? slug,
+    defaultRole: role,
+    allowedEmailDomains,
+    project,
+    matchExistingUsersByEmail: match,
+  };
 }
 
 function readPem(name: string, value: string, kind: 'CERTIFICATE'): string {

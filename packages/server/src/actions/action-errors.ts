@@ -1,7 +1,8 @@
 /**
  * Which error codes an operation can answer, derived from what its action declares (target rule,
  * auth, CSRF, permissions, path parameters, query, body, the schema hash header), plus the codes
- * only its service knows about (stale revisions, path conflicts, rate limits) from one table below.
+ * only its service knows about (stale revisions, path conflicts, rate limits), which the route
+ * contract lists in `errors`.
  * OpenAPI lists exactly these per operation.
  */
 import { ERROR_CATALOG, type ErrorCode } from '@cms/core';
@@ -15,23 +16,6 @@ const EVERY_REQUEST: readonly ErrorCode[] = [
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
 ];
-
-/** Codes a service throws that no declaration implies, by action id. */
-const SERVICE_ERRORS: Record<string, readonly ErrorCode[]> = {
-  'content.create': ['CONTENT_PATH_CONFLICT'],
-  'content.update': ['CONFLICT', 'CONTENT_PATH_CONFLICT'],
-  'content.duplicate': ['CONTENT_PATH_CONFLICT'],
-  'content.restore': ['CONTENT_PATH_CONFLICT'],
-  'content.versions.restore': ['CONTENT_PATH_CONFLICT'],
-  'content.migrate': ['CONFLICT', 'SCHEMA_NOT_FOUND'],
-  'content.list': ['SCHEMA_NOT_FOUND'],
-  'content.overview': ['SCHEMA_NOT_FOUND'],
-  'content.previewTokens.create': ['PREVIEW_TOKEN_UNAVAILABLE'],
-  'schema.get': ['SCHEMA_NOT_FOUND'],
-  'auth.login': ['RATE_LIMITED'],
-  'auth.cli.start': ['RATE_LIMITED'],
-  'environments.create': ['CONFLICT'],
-};
 
 /** The error codes `action` can answer, in catalog order. */
 export function errorCodesOf(action: AnyAction): ErrorCode[] {
@@ -58,7 +42,7 @@ export function errorCodesOf(action: AnyAction): ErrorCode[] {
     codes.add('SCHEMA_HASH_MISMATCH');
     codes.add('SCHEMA_NOT_FOUND');
   }
-  for (const code of SERVICE_ERRORS[action.id] ?? []) codes.add(code);
+  for (const code of action.errors ?? []) codes.add(code);
   return (Object.keys(ERROR_CATALOG) as ErrorCode[]).filter((code) => codes.has(code));
 }
 

@@ -1,19 +1,18 @@
 import type {
+  ActionInput,
+  ActionResult,
   AuthRule,
   EnvelopeKind,
+  ErrorCode,
   HttpMethod,
-  Page,
   RouteContract,
-  RouteData,
   Scope,
   TargetRule,
-  TSchema,
-  Validated,
 } from '@cms/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ContextFor, RequestContext } from '../http/request-context.js';
 
-export type { AuthRule, EnvelopeKind, TargetRule } from '@cms/core';
+export type { ActionInput, ActionResult, AuthRule, EnvelopeKind, Serializable, TargetRule } from '@cms/core';
 
 /** A JSON Schema object, as mounting, the catalog and OpenAPI read it. */
 export type JsonSchema = Record<string, unknown>;
@@ -38,40 +37,6 @@ export interface CliHints {
   alias?: string;
   inputMode?: 'json' | 'flags' | 'file' | 'none';
 }
-
-type Part<C extends RouteContract, K extends 'params' | 'query' | 'headers' | 'body'> = C['request'][K] extends TSchema
-  ? Validated<C['request'][K]>
-  : undefined;
-
-/**
- * What a handler receives: each declared request part validated by the route's schema (defaults
- * filled, unknown query parameters refused), `undefined` for a part the route does not declare.
- */
-export interface ActionInput<C extends RouteContract> {
-  params: Part<C, 'params'>;
-  query: Part<C, 'query'>;
-  headers: Part<C, 'headers'>;
-  body: Part<C, 'body'>;
-}
-
-/**
- * A value the response serializer writes as the declared type: timestamps may be `Date` (written
- * as ISO 8601), arrays may be read-only, and objects may carry fields the schema leaves out.
- */
-export type Serializable<T> = T extends string
-  ? T | Date
-  : T extends readonly (infer U)[]
-    ? readonly Serializable<U>[]
-    : T extends object
-      ? { [K in keyof T]: Serializable<T[K]> }
-      : T;
-
-/** What a handler returns: the `data` of a single envelope, a page for a paginated one. */
-export type ActionResult<C extends RouteContract> = C['response']['envelope'] extends 'single'
-  ? Serializable<RouteData<C>>
-  : C['response']['envelope'] extends 'paginated'
-    ? Page<Serializable<RouteData<C>>>
-    : unknown;
 
 /** What only the server knows about a route: who may call it, how it is answered, client hints. */
 export interface ActionSpec<C extends RouteContract> {
@@ -117,7 +82,10 @@ export interface ActionDefinition {
     multipart?: JsonSchema;
   };
   repeatableQuery?: readonly string[];
+  secretQuery?: readonly string[];
   response: { status: 200 | 201 | 302; envelope: EnvelopeKind; schema?: JsonSchema };
+  /** Codes only the service knows it may answer (the route contract's `errors`). */
+  errors?: readonly ErrorCode[];
   bodyLimit?: number;
   setupScope?: (scope: FastifyInstance) => Promise<void>;
   studio?: StudioHints;

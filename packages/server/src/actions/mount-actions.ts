@@ -1,5 +1,6 @@
 import {
   type CmsError,
+  type CursorPage,
   envelopeSchema,
   invalidQueryParam,
   NoQuery,
@@ -8,6 +9,8 @@ import {
   toRouterPath,
 } from '@cms/core';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { runInAuditScope } from '../audit/audit-scope.js';
+import { auditScopeOf, isAudited } from '../http/audit-hook.js';
 import { checkRequestInput, withIntegerBounds } from '../http/input-rules.js';
 import type { ActionInput, AnyAction, JsonSchema } from './define-action.js';
 
@@ -46,10 +49,19 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
           body: request.body,
           headers: request.headers,
         } as unknown as ActionInput<RouteContract>;
-        const result = await action.handler(input, request.ctx, { request, reply });
+        const run = () => action.handler(input, request.ctx, { request, reply });
+        // A command's audit entry is written by the first transaction that commits inside its scope.
+        const result = isAudited(action) ? await runInAuditScope(auditScopeOf(request, action), run) : await run();
         if (action.response.envelope === 'raw') return reply.sent ? reply : result;
         reply.code(action.response.status);
         if (action.response.envelope === 'single') return { data: result };
+        if (action.response.envelope === 'cursor') {
+          const page = result as CursorPage<unknown>;
+          return {
+            data: page.items,
+            pagination: { limit: page.limit, hasMore: page.nextCursor !== null, nextCursor: page.nextCursor },
+          };
+        }
         const page = result as Page<unknown>;
         return {
           data: page.items,
@@ -58,6 +70,7 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
             limit: page.limit,
             offset: page.offset,
             hasMore: page.offset + page.items.length < page.total,
+            ...(page.totalIsCapped === undefined ? {} : { totalIsCapped: page.totalIsCapped }),
           },
         };
       },

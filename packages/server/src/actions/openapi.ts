@@ -37,7 +37,7 @@ export function buildOpenApiDocument(actions: readonly AnyAction[], info: { vers
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'CMS API', version: info.version },
+    info: { title: 'CMS API', version: info.version, license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: info.serverUrl }],
     paths,
     components: {
@@ -48,7 +48,12 @@ export function buildOpenApiDocument(actions: readonly AnyAction[], info: { vers
           scheme: 'bearer',
           description: 'cms_key_live_..., cms_key_cli_... or cms_key_preview_...',
         },
-        session: { type: 'apiKey', in: 'cookie', name: 'cms_session' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'cms_session',
+          description: 'Named __Host-cms_session when the server is served over https (both names are read)',
+        },
       },
     },
   };

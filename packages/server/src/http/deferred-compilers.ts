@@ -1,11 +1,12 @@
 /**
  * Route validators (Ajv) and response serializers (fast-json-stringify) compiled at a route's first
- * request, or by `warmUp` after the server listens, instead of all at once while it starts: compiling
- * the ~150 routes' schemas was about 300 ms of a 1 s start on the embedded default (docs/benchmarks.md
- * "Embedded default: cold start and idle memory"). The compilers are Fastify's own (`@fastify/ajv-compiler`
- * with the app's `ajv` options, `@fastify/fast-json-stringify-compiler`), so every schema compiles and
- * behaves exactly as before; only the moment changes. A schema that cannot compile is logged by `warmUp`
- * within a second of the start, and the test suite compiles every route (`compileAll`).
+ * request instead of all at once while the server starts: compiling the ~150 routes' schemas was about
+ * 300 ms of a 1 s start on the embedded default, and compiling them all in the background after the
+ * start still cost about a second of CPU and 12-25 MiB of memory that most servers never use (a site
+ * reads content; few call every management route) (docs/benchmarks.md "Footprint: idle memory"). The
+ * compilers are Fastify's own (`@fastify/ajv-compiler` with the app's `ajv` options,
+ * `@fastify/fast-json-stringify-compiler`), so every schema compiles and behaves exactly as before; only
+ * the moment changes. The test suite compiles every route (`compileAll`), so none fails at its first use.
  */
 import ajvCompiler from '@fastify/ajv-compiler';
 import serializerCompiler from '@fastify/fast-json-stringify-compiler';
@@ -27,22 +28,14 @@ export interface DeferredCompilers {
   compilersFactory: { buildValidator: BuildValidator; buildSerializer: BuildSerializer };
   /** Compiles everything not compiled yet, now; returns how many. Throws the first compile error. */
   compileAll(): number;
-  /** Compiles what is left a few at a time between requests; `onError` hears a schema that fails. */
-  warmUp(onError: (error: unknown) => void): void;
-  /** Stops a warm-up in progress (the server is closing). */
-  stop(): void;
   /** How many validators and serializers are not compiled yet. */
   pending(): number;
 }
 
-/** How many schemas one warm-up turn compiles before it lets requests run. */
-const WARM_UP_BATCH = 8;
-
 export function createDeferredCompilers(): DeferredCompilers {
   const waiting = new Set<() => unknown>();
-  let stopped = false;
 
-  /** A compiled function built at its first use (or by compileAll/warmUp), once. */
+  /** A compiled function built at its first use (or by compileAll), once. */
   const defer = <F>(build: () => F): (() => F) => {
     let built: F | undefined;
     const get = (): F => {
@@ -96,29 +89,6 @@ export function createDeferredCompilers(): DeferredCompilers {
   return {
     compilersFactory: { buildValidator, buildSerializer },
     compileAll,
-    warmUp(onError) {
-      stopped = false;
-      const turn = () => {
-        if (stopped) return;
-        let done = 0;
-        for (const get of waiting) {
-          if (done === WARM_UP_BATCH) break;
-          try {
-            get();
-          } catch (error: unknown) {
-            // Left for its first request, which answers 500 and logs it; said once here.
-            waiting.delete(get);
-            onError(error);
-          }
-          done += 1;
-        }
-        if (waiting.size > 0) setImmediate(turn).unref?.();
-      };
-      setImmediate(turn).unref?.();
-    },
-    stop() {
-      stopped = true;
-    },
     pending: () => waiting.size,
   };
 }

@@ -1,5 +1,6 @@
-import { CmsError, type ErrorCode, type ErrorEnvelope, isCmsError } from '@cms/core';
+import { CmsError, catalogCode, type ErrorCode, type ErrorEnvelope, isCmsError } from '@cms/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { urlForLog } from './log-url.js';
 import { issueMessage, issuePath, type ValidationIssue } from './validation-messages.js';
 
 /** Builds the error envelope body (interface.md "Response envelopes"). */
@@ -7,7 +8,7 @@ export function errorEnvelope(error: CmsError, requestId: string): ErrorEnvelope
   return {
     error: {
       status: 'error',
-      code: error.code,
+      code: catalogCode(error),
       message: error.message,
       statusCode: error.status,
       details: error.details,
@@ -114,7 +115,7 @@ export function registerErrorEnvelope(app: FastifyInstance): void {
     if (cmsError) {
       // A 503 tells the client to retry; the operator learns why (conflicts exhausted, database down).
       if (cmsError.status === 503) {
-        request.log.warn({ code: cmsError.code, err: rootCause(cmsError), url: request.url }, cmsError.message);
+        request.log.warn({ code: cmsError.code, err: rootCause(cmsError), url: urlForLog(request) }, cmsError.message);
       }
       return sendError(reply, cmsError);
     }

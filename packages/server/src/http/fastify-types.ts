@@ -9,5 +9,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The declaration this route was mounted from. */
     action?: AnyAction;
+    /** Secret query parameters of a route mounted without an action (the Studio's pages). */
+    secretQuery?: readonly string[];
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, RawRequestDefaultExpression } from 'fastify';
+import { urlForLog } from './log-url.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -20,7 +21,7 @@ export function registerRequestId(app: FastifyInstance): void {
     request.log.info(
       {
         method: request.method,
-        url: request.url,
+        url: urlForLog(request),
         statusCode: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
         principal: request.ctx?.principal.type,

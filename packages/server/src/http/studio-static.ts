@@ -2,12 +2,16 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { markEncoded, negotiateEncoding } from './compression.js';
 
 /** Where the Studio is served: the web editor's static build, same origin as the API. */
 export const STUDIO_PREFIX = '/studio';
 
 /** The Studio's build folder, `packages/studio/dist` (same depth from `src/http` and `dist/http`). */
 export const DEFAULT_STUDIO_DIR = fileURLToPath(new URL('../../../studio/dist/', import.meta.url));
+
+/** Query parameters of Studio addresses that carry secrets (never logged). */
+export const STUDIO_SECRET_QUERY = ['token', 'code', 'state'] as const;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const CONTENT_TYPES: Record<string, string> = {
@@ -23,22 +27,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
 };
-
-/**
- * The page's own rules: scripts and styles from the Studio only (CodeMirror adds style elements, so
- * inline styles are allowed), API calls to the same origin, media from anywhere (stored files may
- * live on an S3 address), never framed.
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https: http:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Studio not built</title></head>
 <body><main><h1>The Studio is not built yet</h1><p>Run <code>npm run build -w @cms/studio</code>
@@ -62,8 +50,10 @@ export function registerStudioStatic(app: FastifyInstance, options: { root?: str
     await serve(request, reply);
     return reply;
   });
-  app.get(STUDIO_PREFIX, serve);
-  app.get(`${STUDIO_PREFIX}/*`, serve);
+  // Pages that open from a link carry its secret: setup and invite `token`, a sign-in's `code`/`state`.
+  const config = { secretQuery: STUDIO_SECRET_QUERY };
+  app.get(STUDIO_PREFIX, { config }, serve);
+  app.get(`${STUDIO_PREFIX}/*`, { config }, serve);
 }
 
 async function serveStudio(root: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -81,7 +71,7 @@ async function serveStudio(root: string, request: FastifyRequest, reply: Fastify
   const file = relative ? await existingFile(root, relative) : null;
   if (file) {
     const hashed = relative.startsWith('assets/');
-    await sendFile(reply, file, hashed ? IMMUTABLE : 'no-cache');
+    await sendFile(request, reply, file, hashed ? IMMUTABLE : 'no-cache');
     return;
   }
   // A missing hashed file is a real 404 (an old page asking for a replaced bundle), not the app.
@@ -96,7 +86,7 @@ async function serveStudio(root: string, request: FastifyRequest, reply: Fastify
     await reply.code(503).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(NOT_BUILT);
     return;
   }
-  await sendFile(reply, index, 'no-cache');
+  await sendFile(request, reply, index, 'no-cache');
 }
 
 /** The file under root for a request path, or null (missing, a folder, or outside root). */
@@ -111,15 +101,20 @@ async function existingFile(root: string, relative: string): Promise<string | nu
   }
 }
 
-async function sendFile(reply: FastifyReply, file: string, cacheControl: string): Promise<void> {
+/** Where the build keeps each file's compressed forms (scripts/precompress.mjs). */
+const SUFFIX = { br: '.br', gzip: '.gz' } as const;
+
+/**
+ * Sends a file, or its Brotli or gzip form made at build time when the browser accepts it (a file with
+ * none, like a small one, goes through the app's own compression).
+ */
+async function sendFile(request: FastifyRequest, reply: FastifyReply, file: string, cacheControl: string) {
   const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
-  const body = await readFile(file);
-  reply.header('cache-control', cacheControl).header('x-content-type-options', 'nosniff').type(type);
-  if (type.startsWith('text/html')) {
-    reply
-      .header('content-security-policy', CONTENT_SECURITY_POLICY)
-      .header('referrer-policy', 'same-origin')
-      .header('x-frame-options', 'DENY');
-  }
+  const encoding = negotiateEncoding(request.headers['accept-encoding']);
+  const encoded = encoding ? await readFile(`${file}${SUFFIX[encoding]}`).catch(() => null) : null;
+  const body = encoded ?? (await readFile(file));
+  if (encoded) markEncoded(reply, encoding);
+  // Content-Security-Policy and the other page headers come from http/security-headers.ts.
+  reply.header('cache-control', cacheControl).type(type);
   await reply.send(body);
 }

@@ -1,5 +1,4 @@
 import type { MediaCategory } from '@cms/core';
-import { fileTypeFromBuffer } from 'file-type';
 
 export { contentDispositionFor, type SanitizedFilename, sanitizeFilename } from './media-filename.js';
 export { peekStream } from './peek-stream.js';
@@ -89,6 +88,8 @@ const ARCHIVE_EXTENSIONS = new Set('zip tar gz tgz bz2 tbz2 xz txz zst 7z rar lz
 export async function detectMimeType(firstBytes: Uint8Array, filename: string): Promise<string> {
   const sample = firstBytes.subarray(0, MIME_SNIFF_BYTES);
   const extension = extensionOf(filename);
+  // file-type (and its tokenizer packages) loads at the first upload, not at start.
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(sample);
   if (detected) {
     if (detected.mime === 'application/xml' && extension === 'svg' && looksLikeSvg(sample)) return SVG;

@@ -1,6 +1,8 @@
 import type { StudioContributions, StudioExtension } from '@cms/core';
+import type { ModuleCliSurface } from '@cms/core/cli-surface';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnyAction } from '../actions/define-action.js';
+import type { AuditRecorder } from '../audit/audit-recorder.js';
 import type { Clock } from '../clock.js';
 import type { ServerConfig } from '../config.js';
 import type { AuthStrategy } from '../http/authenticate.js';
@@ -36,6 +38,8 @@ export interface ServerDeps {
   registry: ServiceRegistry;
   /** The current time for expiry rules; injected so tests can move it. */
   clock: Clock;
+  /** Writes audit entries directly (sign-in events the dispatcher does not see: docs/audit.md). */
+  audit: AuditRecorder;
 }
 
 /** Services a module offers to the modules that depend on it. */
@@ -54,6 +58,11 @@ export interface ModuleSurface {
   start?: () => Promise<void> | void;
   /** Stops background work during graceful shutdown. */
   stop?: () => Promise<void> | void;
+  /**
+   * Ends long-lived answers (event streams) when a graceful close begins, before the server waits for
+   * the requests in flight: an open stream would otherwise hold the close until it ends by itself.
+   */
+  closing?: () => void;
   /** Things to tell the person starting the server once (a setup address, a new key), by name. */
   notices?: Readonly<Record<string, string>>;
 }
@@ -66,5 +75,10 @@ export interface ServerModule {
    * action overrides, settings panels), declared statically so it is checked before anything runs.
    */
   studio?: StudioContributions;
+  /**
+   * What the module adds to the `cms` command line (aliases of its actions, formatters, preflights),
+   * declared in `@cms/core/cli-surface` so the CLI reads it without a server; checked at start.
+   */
+  cli?: ModuleCliSurface;
   setup(deps: ServerDeps): Promise<ModuleSurface> | ModuleSurface;
 }

@@ -23,6 +23,15 @@ class SerialQueue {
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * PostgreSQL settings of the embedded database's write-ahead log. PGlite keeps PostgreSQL's defaults
+ * (`max_wal_size` 1 GB, `wal_level` replica), so a bulk import grew `pg_wal` towards a gigabyte beside
+ * the data (docs/benchmarks.md "Disk"). A checkpoint now comes after 64 MB of WAL (PGlite, a single
+ * backend, runs it in line), recycled segments stop at 32 MB, and `minimal` WAL (nothing replicates
+ * from PGlite) skips logging the rows of tables created or truncated in the same transaction.
+ */
+export const PGLITE_WAL_SETTINGS = ['max_wal_size=64MB', 'min_wal_size=32MB', 'wal_level=minimal', 'max_wal_senders=0'];
+
+/**
  * Opens PGlite in a data directory, in memory (`dataDir` null), or from a dumped data dir.
  * `sharedBuffersMb` sets PostgreSQL's buffer cache: PGlite's 128 MB default is touched at start and
  * is most of an idle server's memory; pages it does not hold are read from the files (the OS caches them).
@@ -32,11 +41,15 @@ export async function openPgliteDb(options: {
   loadDataDir?: Blob;
   sharedBuffersMb?: number;
 }): Promise<Db> {
+  const settings = [
+    ...(options.dataDir ? PGLITE_WAL_SETTINGS : []),
+    ...(options.sharedBuffersMb ? [`shared_buffers=${options.sharedBuffersMb}MB`] : []),
+  ];
   const pg = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    ...(options.sharedBuffersMb
-      ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
+    ...(settings.length > 0
+      ? { startParams: [...PGlite.defaultStartParams, ...settings.flatMap((setting) => ['-c', setting])] }
       : {}),
   });
   return createPgliteDb(pg);

@@ -4,8 +4,19 @@ import type { Db, ListenEvent, Queryable } from '../storage/db.js';
 /** The channel on which processes tell each other to drop cached rows (ARCHITECTURE.md "Scaling"). */
 export const INVALIDATION_CHANNEL = 'cms_invalidate';
 
-/** What a cache may be told to forget; `content` is keyed by environment id. */
-export type InvalidationTopic = 'targets' | 'api-keys' | 'sessions' | 'schema' | 'content';
+/**
+ * What a cache may be told to forget; `content` is keyed by environment id. `presence` (keyed by
+ * document id) and `presence-left` (keyed by `<document id>:<principal id>`) are no cache's: they tell
+ * the open document streams that someone came or went, and that a person said they left.
+ */
+export type InvalidationTopic =
+  | 'targets'
+  | 'api-keys'
+  | 'sessions'
+  | 'schema'
+  | 'content'
+  | 'presence'
+  | 'presence-left';
 
 /** A bus that forwards invalidations to every process's caches, including its own. */
 export interface InvalidationBus {

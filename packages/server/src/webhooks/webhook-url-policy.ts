@@ -100,7 +100,46 @@ export function describeNonPublicAddress(address: string): string | null {
   for (const [kind, list] of BLOCK_LISTS) {
     if (list.check(address, family === 4 ? 'ipv4' : 'ipv6')) return kind;
   }
+  return family === 6 ? describeTranslatedAddress(address) : null;
+}
+
+/**
+ * IPv6 prefixes that carry an IPv4 address a gateway translates to: NAT64 `64:ff9b::/96` (RFC 6052,
+ * the IPv4 address in the last 32 bits) and 6to4 `2002::/16` (RFC 3056, in bits 16-47). They reach
+ * whatever IPv4 address they embed, so they are as public as that address. The local-use NAT64
+ * prefix `64:ff9b:1::/48` (RFC 8215) only exists inside a network: never public.
+ */
+function describeTranslatedAddress(address: string): string | null {
+  const groups = ipv6Groups(address);
+  if (!groups) return null;
+  const embedded = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'local NAT64 (64:ff9b:1::/48)';
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
+    const kind = describeNonPublicAddress(embedded(g6, g7));
+    return kind === null ? null : `NAT64 (64:ff9b::/96) to a ${kind}`;
+  }
+  if (g0 === 0x2002) {
+    const kind = describeNonPublicAddress(embedded(g1, g2));
+    return kind === null ? null : `6to4 (2002::/16) to a ${kind}`;
+  }
   return null;
+}
+
+/** The eight 16-bit groups of an IPv6 address (`::` expanded, a dotted IPv4 tail converted). */
+function ipv6Groups(address: string): number[] | null {
+  let host: string;
+  try {
+    host = new URL(`http://[${address.split('%')[0]}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+  const [head = '', tail] = host.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
+  const groups = [...left, ...zeros, ...right].map((group) => Number.parseInt(group, 16));
+  return groups.length === 8 && groups.every((group) => group >= 0 && group <= 0xffff) ? groups : null;
 }
 
 /**

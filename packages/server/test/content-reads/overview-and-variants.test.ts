@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { sendRequest, startTestServer, type TestServer } from '../support/test-server.js';
 import { addEnvironment, seedDocuments, seedSchema } from './read-fixtures.js';
 
 let t: TestServer;
@@ -76,6 +76,58 @@ describe('GET /content/overview', () => {
     expect((await t.request('GET', '/api/v1/content/overview', { key })).status).toBe(403);
     const reader = await t.createKey({ scopes: ['content:read'] });
     expect((await t.request('GET', '/api/v1/content/overview', { key: reader })).status).toBe(200);
+  });
+});
+
+describe('GET /content/digest', () => {
+  it('lists every live document of the schema with its revisions and no content, by type, path and locale', async () => {
+    const response = await t.request('GET', '/api/v1/content/digest');
+    expect(response.status).toBe(200);
+    const documents = response.body.data.documents as Array<Record<string, unknown>>;
+    // Live only, this environment only, types of the schema only (no staging, deleted or legacy rows).
+    expect(documents.map((d) => `${d.type} ${d.path} ${d.locale}`)).toEqual([
+      'author authors/a __cms_default__',
+      'author authors/b __cms_default__',
+      'author authors/c __cms_default__',
+      'author authors/d __cms_default__',
+      'post posts/bonjour fr',
+      'post posts/hello en',
+    ]);
+    expect(documents[5]).toEqual({
+      documentId: ids.en,
+      translationGroupId: expect.any(String),
+      type: 'post',
+      path: 'posts/hello',
+      locale: 'en',
+      format: 'md',
+      draftRevision: expect.any(Number),
+      version: 1,
+      publishedVersion: 1,
+      hasUnpublishedChanges: false,
+      updatedAt: expect.stringMatching(/Z$/),
+    });
+  });
+
+  it('lists only the requested types, and refuses a type the schema does not have', async () => {
+    const posts = await t.request('GET', '/api/v1/content/digest?type=post');
+    expect(posts.body.data.documents.map((d: { type: string }) => d.type)).toEqual(['post', 'post']);
+    const legacy = await t.request('GET', '/api/v1/content/digest?type=legacy');
+    expect(legacy.status).toBe(404);
+    expect(legacy.body.error.code).toBe('SCHEMA_NOT_FOUND');
+    const empty = await t.request('GET', '/api/v1/content/digest', { environment: 'staging' });
+    expect(empty.body.data).toEqual({ documents: [] });
+  });
+
+  it('needs content:read:draft, and refuses a preview token', async () => {
+    const reader = await t.createKey({ scopes: ['content:read'] });
+    expect((await t.request('GET', '/api/v1/content/digest', { key: reader })).status).toBe(403);
+    const drafts = await t.createKey({ scopes: ['content:read', 'content:read:draft'] });
+    expect((await t.request('GET', '/api/v1/content/digest', { key: drafts })).status).toBe(200);
+    const issued = await t.request('POST', `/api/v1/content/${ids.fr}/preview-token`);
+    const preview = await sendRequest(t.url, null, 'GET', '/api/v1/content/digest', {
+      headers: { authorization: `Preview ${issued.body.data.token}` },
+    });
+    expect(preview.status).toBe(403);
   });
 });
 

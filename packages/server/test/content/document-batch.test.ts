@@ -1,7 +1,15 @@
 import { MAX_BATCH_OPERATIONS } from '@cms/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { createDocument, hashHeader, outboxEvents, postFrontmatter, syncSchema, uniquePath } from './fixtures.js';
+import {
+  createAuthor,
+  createDocument,
+  hashHeader,
+  outboxEvents,
+  postFrontmatter,
+  syncSchema,
+  uniquePath,
+} from './fixtures.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -108,6 +116,96 @@ describe('POST /content/batch', () => {
     expect(response.body.data.results[0].error.details.fields).toHaveProperty('frontmatter.title');
     const listed = await t.request('GET', `/api/v1/content?type=post&draft=true&path=${encodeURIComponent(freePath)}`);
     expect(listed.body.data).toHaveLength(1);
+  });
+
+  it('answers creates checked together as the single route would: paths, locales, references, groups, sources', async () => {
+    const author = await createAuthor(t);
+    const post = await createDocument(t);
+    const existing = await createDocument(t, { body: 'old' });
+    const page = await createDocument(t, {
+      type: 'page',
+      path: uniquePath('pages/p'),
+      locale: 'en',
+      frontmatter: { title: 'P' },
+    });
+    const [twice, pagePath] = [uniquePath(), uniquePath('pages/q')];
+    const source = `\uFEFF---\r\ntitle: "Kept" # as written\r\nslug: kept\r\ntags: [ab, 'cd']\r\nauthor: ${author}\r\nstatus: draft\r\n---\r\nbody\r\n`;
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const create = (path: string, frontmatter: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+      op: 'create',
+      type: 'post',
+      path,
+      frontmatter: postFrontmatter(frontmatter),
+      ...extra,
+    });
+    const before = (await outboxEvents(t)).length;
+    const response = await batch([
+      create(twice, { title: 'Kept', slug: 'kept', tags: ['ab', 'cd'], author }, { body: 'body\r\n', source }),
+      create(twice),
+      create(uniquePath(), { author: missing }),
+      create(uniquePath(), { author: post.documentId }),
+      { op: 'update', documentId: existing.documentId, frontmatter: postFrontmatter(), body: 'new', draftRevision: 1 },
+      create(post.path),
+      { op: 'create', type: 'page', path: pagePath, locale: 'en', frontmatter: { title: 'en' } },
+      { op: 'create', type: 'page', path: pagePath, locale: 'de', frontmatter: { title: 'de' } },
+      { op: 'create', type: 'page', path: pagePath, locale: 'EN', frontmatter: { title: 'en again' } },
+      {
+        op: 'create',
+        type: 'page',
+        path: page.path,
+        locale: 'fr',
+        frontmatter: { title: 'fr' },
+        translationGroupId: page.translationGroupId,
+      },
+      {
+        op: 'create',
+        type: 'page',
+        path: uniquePath('pages/r'),
+        locale: 'fr',
+        frontmatter: { title: 'fr' },
+        translationGroupId: page.translationGroupId,
+      },
+      create(uniquePath(), { title: '' }),
+      create(uniquePath()),
+    ]);
+    expect(response.status, response.text).toBe(200);
+    const { results, applied, failed } = response.body.data;
+    const codes = results.map((r: any) => (r.ok ? r.status : r.error.code));
+    expect(codes).toEqual([
+      201,
+      'CONTENT_PATH_CONFLICT',
+      'INVALID_INPUT',
+      'INVALID_INPUT',
+      200,
+      'CONTENT_PATH_CONFLICT',
+      201,
+      201,
+      'CONTENT_PATH_CONFLICT',
+      201,
+      'CONTENT_PATH_CONFLICT',
+      'INVALID_INPUT',
+      201,
+    ]);
+    expect({ applied, failed }).toEqual({ applied: 6, failed: 7 });
+    expect(results[1].error.details).toEqual({ path: twice, locale: '__cms_default__' });
+    expect(results[2].error.details.fields['frontmatter.author']).toMatch(/does not exist/);
+    expect(results[3].error.details.fields['frontmatter.author']).toMatch(/is a "post" document/);
+    expect(results[8].error.details).toEqual({ path: pagePath, locale: 'en' });
+    expect(results[10].error.message).toMatch(/already has a variant in locale "fr"/);
+    expect(results[11].error.details.fields).toHaveProperty('frontmatter.title');
+    // The row written is the one the single route writes: source bytes, defaults, group, locale.
+    const kept = results[0].document;
+    expect(kept).toMatchObject({ source, body: 'body\r\n', draftRevision: 1, version: 0 });
+    expect(await draftOf(kept.documentId)).toEqual(kept);
+    expect(results[9].document).toMatchObject({ translationGroupId: page.translationGroupId, locale: 'fr' });
+    expect(results[7].document.translationGroupId).not.toBe(results[6].document.translationGroupId);
+    // One event per write, in operation order.
+    const events = (await outboxEvents(t)).slice(before);
+    expect(events.map((e) => [e.type, e.payload.document.documentId])).toEqual(
+      results
+        .filter((r: any) => r.ok)
+        .map((r: any) => [r.status === 201 ? 'content.created' : 'content.updated', r.document.documentId]),
+    );
   });
 
   it('refuses the whole batch on a stale schema hash, writing nothing', async () => {

@@ -20,6 +20,7 @@ function row(fields: Partial<DocumentRow>): DocumentRow {
     format: 'md',
     draftFrontmatter: {},
     draftBody: '',
+    draftSource: null,
     draftRevision: 1,
     version: 1,
     publishedVersion: 1,

@@ -5,7 +5,7 @@
  * the first step of the start script), so it also proves the build is enough to run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,9 @@ describe('first run from the README', { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cms-first-run-'));
+    // One source newer than its output, so this start runs esbuild (a fresh clone transpiles everything).
+    const now = new Date();
+    utimesSync(join(ROOT, 'packages/server/src/main.ts'), now, now);
     first = await start(dataDir);
   }, 180_000);
 
@@ -108,17 +111,34 @@ describe('first run from the README', { timeout: 180_000 }, () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('says what it builds and that it creates the embedded database', () => {
-    expect(first.stderr).toMatch(/building packages\/core and packages\/server \(esbuild, no type-check\)/);
-    expect(first.stderr).toMatch(/done: \d+ files in \d+ ms/);
-    expect(first.stderr).toContain(`first start: creating the embedded database in ${dataDir}`);
+  it('says what it builds and that it creates the embedded database from the template the build made', () => {
+    expect(first.stderr).toMatch(/building packages\/core and packages\/server \(esbuild, changed files only/);
+    expect(first.stderr).toMatch(/done: [1-9]\d* of \d+ files transpiled in \d+ ms/);
+    expect(first.stderr).toMatch(/checking the embedded database template .*\n.*done: (made|up to date)/);
+    expect(first.stderr).toMatch(/checking the Studio build .*\n.*done: (built|up to date)/);
+    expect(first.stderr).toContain(
+      `first start: creating the embedded database in ${dataDir} (copying the build's template)`,
+    );
+    // Copied into place by a rename: nothing half-copied is left next to it.
+    expect(readdirSync(dataDir).filter((name) => name.includes('.copying-'))).toEqual([]);
   });
 
-  it('prints a development key once, and it holds every scope', () => {
-    const line = first.lines.find((entry) => entry.devKey);
+  it('leaves no helper process running beside the server (esbuild is stopped after the build)', () => {
+    const pid = first.child.pid as number;
+    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
+    );
+    expect(children).toEqual([]);
+  });
+
+  it('writes a development key once to a file of its own (never to the log), and it holds every scope', () => {
+    const line = first.lines.find((entry) => entry.devKeyFile);
     expect(line?.msg).toMatch(/development key/);
-    key = line?.devKey;
+    expect(line?.devKeyFile).toBe(join(dataDir, 'dev-key'));
+    expect(statSync(line?.devKeyFile).mode & 0o777).toBe(0o600);
+    key = readFileSync(line?.devKeyFile, 'utf8').trim();
     expect(key).toMatch(/^cms_key_live_/);
+    expect(first.lines.some((entry) => JSON.stringify(entry).includes(key as string))).toBe(false);
     const listening = first.lines.find((entry) => entry.msg === 'server listening');
     expect(listening).toMatchObject({ database: 'pglite', dataDir });
     firstPeak = memory(first.child.pid as number).peak;
@@ -169,7 +189,7 @@ describe('first run from the README', { timeout: 180_000 }, () => {
     try {
       restartPeak = memory(again.child.pid as number).peak;
       expect(again.stderr).not.toContain('first start');
-      expect(again.lines.some((entry) => entry.devKey)).toBe(false);
+      expect(again.lines.some((entry) => entry.devKeyFile)).toBe(false);
       const keys = await fetch(`${again.address}/api/v1/api-keys`, { headers: { authorization: `Bearer ${key}` } });
       expect(keys.status).toBe(200);
       const labels = ((await keys.json()) as any).data.map((k: { label: string }) => k.label);
@@ -213,7 +233,7 @@ describe('first run from the README', { timeout: 180_000 }, () => {
     const dir = await mkdtemp(join(tmpdir(), 'cms-first-run-prod-'));
     const production = await start(dir, { NODE_ENV: 'production' });
     try {
-      expect(production.lines.some((entry) => entry.devKey)).toBe(false);
+      expect(production.lines.some((entry) => entry.devKeyFile)).toBe(false);
       expect(production.lines.find((entry) => entry.setupUrl)).toBeTruthy();
     } finally {
       await stop(production);

@@ -101,7 +101,7 @@ describe('first admin through the setup address', () => {
         expect(done.status).toBe(200);
         expect(done.body.data.session).toMatchObject({ email: 'admin@example.test' });
         const session = sessionOf(done);
-        expect(session.setCookie.find((c) => c.startsWith('cms_session='))).toMatch(/HttpOnly/);
+        expect(session.setCookie.find((c) => c.startsWith('__Host-cms_session='))).toMatch(/HttpOnly/);
         const me = await asSession(server.url, session, 'GET', '/api/v1/me', { project: null, environment: null });
         expect(me.body.data).toMatchObject({ principalType: 'user', role: 'admin' });
 

@@ -28,9 +28,12 @@ export function uniqueSlug(prefix = 'p'): string {
 /** Reads the session cookies out of a sign-in response. */
 export function sessionOf(response: TestResponse): Session {
   const setCookie = response.headers.getSetCookie();
+  // Over https the server sets the `__Host-` names (docs/access-control.md "Cookies").
   const value = (name: string) => {
-    const line = setCookie.find((cookie) => cookie.startsWith(`${name}=`));
-    return line ? decodeURIComponent(line.slice(name.length + 1).split(';')[0] ?? '') : '';
+    const line =
+      setCookie.find((cookie) => cookie.startsWith(`__Host-${name}=`)) ??
+      setCookie.find((cookie) => cookie.startsWith(`${name}=`));
+    return line ? decodeURIComponent(line.slice(line.indexOf('=') + 1).split(';')[0] ?? '') : '';
   };
   expect(response.status, response.text).toBeLessThan(300);
   return {

@@ -87,7 +87,7 @@ describe('accepting invites', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.body.data.session).toMatchObject({ email });
     const session = sessionOf(accepted);
-    const cookie = session.setCookie.find((c) => c.startsWith('cms_session=')) ?? '';
+    const cookie = session.setCookie.find((c) => c.startsWith('__Host-cms_session=')) ?? '';
     for (const flag of [/; HttpOnly(;|$)/, /; SameSite=Lax(;|$)/, /; Secure(;|$)/, /; Path=\/(;|$)/]) {
       expect(cookie).toMatch(flag);
     }

@@ -95,6 +95,28 @@ describe('login backoff per email', () => {
   });
 });
 
+describe('login backoff under parallel attempts', () => {
+  it('checks at most 5 of 40 simultaneous wrong passwords, then refuses the right one', async () => {
+    const { email } = await createUser(t);
+    const attempts = Array.from({ length: 40 }, () => login(t.url, email, 'wrong password!', from(newAddress())));
+    const statuses = (await Promise.all(attempts)).map((response) => response.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+    expectRateLimited(await login(t.url, email, PASSWORD, from(newAddress())));
+  });
+
+  it('checks at most 5 of 40 simultaneous attempts from one address across emails', async () => {
+    const address = newAddress();
+    const attempts = Array.from({ length: 40 }, () =>
+      login(t.url, uniqueEmail('parallel'), 'wrong password!', from(address)),
+    );
+    const statuses = (await Promise.all(attempts)).map((response) => response.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+    const { email } = await createUser(t);
+    expectRateLimited(await login(t.url, email, PASSWORD, from(address)));
+  });
+});
+
 describe('login backoff per client address', () => {
   it('blocks an address after 5 failures across different emails, and only that address', async () => {
     const address = newAddress();
@@ -113,6 +135,15 @@ describe('login backoff per client address', () => {
     expect((await login(t.url, own, PASSWORD, from(address))).status).toBe(200);
     await login(t.url, uniqueEmail('victim'), 'wrong password!', from(address));
     expectRateLimited(await login(t.url, own, PASSWORD, from(address)));
+  });
+
+  it('lets an address that waited out its backoff sign in again and again (a success re-arms nothing)', async () => {
+    const address = newAddress();
+    const { email } = await createUser(t);
+    await failTimes(t.url, uniqueEmail('spray'), 5, () => address);
+    expectRateLimited(await login(t.url, email, PASSWORD, from(address)));
+    await t.db.query(`update login_throttle set last_failure_at = last_failure_at - interval '31 seconds'`);
+    for (let i = 0; i < 3; i += 1) expect((await login(t.url, email, PASSWORD, from(address))).status).toBe(200);
   });
 
   it('groups IPv6 clients by their /64', () => {

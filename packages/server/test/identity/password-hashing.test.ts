@@ -1,4 +1,4 @@
-import argon2 from 'argon2';
+import { hash as argon2Hash } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRequest, startTestServer, type TestServer } from '../support/test-server.js';
 import { createUser, expectError, login, PASSWORD, uniqueEmail } from './identity-helpers.js';
@@ -8,6 +8,17 @@ beforeAll(async () => {
   t = await startTestServer();
 });
 afterAll(() => t.close());
+
+/**
+ * Hashes of PASSWORD made by the `argon2` addon this server used before @node-rs/argon2 (0.45.1, which
+ * writes its parameters as m,p,t): they are in existing databases and must keep verifying.
+ */
+const OLD_LIBRARY_HASH =
+  '$argon2id$v=19$m=19456,p=1,t=2$en2QsghB/oRi+AauZ1749Q$a4HqwMle+PCSRtS0bJw4J1U6+hSbjl13v3olg3mJywg';
+const OLD_LIBRARY_WEAK_HASH =
+  '$argon2id$v=19$m=8192,p=1,t=1$dfWLbpH0sEj1rAQnZXLQZA$I2Ww6AFjt6ltBalPnnULugOntQ4KZKQw4uK0TT4mZH0';
+/** argon2id (algorithm 2) with less memory and one pass. */
+const weakHash = () => argon2Hash(PASSWORD, { algorithm: 2, memoryCost: 8192, timeCost: 1, parallelism: 1 });
 
 async function storedHash(userId: string): Promise<string> {
   const result = await t.db.query<{ hash: string }>('select password_hash as hash from users where id = $1', [userId]);
@@ -56,7 +67,7 @@ describe('password hashes', () => {
 
   it('are redone with the current parameters at sign-in when they were made with weaker ones', async () => {
     const user = await createUser(t);
-    const weak = await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 8192, timeCost: 1, parallelism: 1 });
+    const weak = await weakHash();
     await t.db.query('update users set password_hash = $2 where id = $1', [user.id, weak]);
     expect((await login(t.url, user.email, PASSWORD)).status).toBe(200);
     const upgraded = await storedHash(user.id);
@@ -65,9 +76,24 @@ describe('password hashes', () => {
     expect((await login(t.url, user.email, PASSWORD)).status).toBe(200);
   });
 
+  it('made by the previous hashing library still sign in, and are kept when their parameters are current', async () => {
+    const user = await createUser(t);
+    await t.db.query('update users set password_hash = $2 where id = $1', [user.id, OLD_LIBRARY_HASH]);
+    expectError(await login(t.url, user.email, 'wrong password here'), 401, 'UNAUTHORIZED');
+    expect((await login(t.url, user.email, PASSWORD)).status).toBe(200);
+    expect(await storedHash(user.id)).toBe(OLD_LIBRARY_HASH);
+  });
+
+  it('made by the previous hashing library with weaker parameters sign in and are redone', async () => {
+    const user = await createUser(t);
+    await t.db.query('update users set password_hash = $2 where id = $1', [user.id, OLD_LIBRARY_WEAK_HASH]);
+    expect((await login(t.url, user.email, PASSWORD)).status).toBe(200);
+    expect(parsePhc(await storedHash(user.id))).toMatchObject({ type: 'argon2id', memoryKiB: 19_456, timeCost: 2 });
+  });
+
   it('are not redone by a failed sign-in', async () => {
     const user = await createUser(t);
-    const weak = await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 8192, timeCost: 1, parallelism: 1 });
+    const weak = await weakHash();
     await t.db.query('update users set password_hash = $2 where id = $1', [user.id, weak]);
     expectError(await login(t.url, user.email, 'wrong password here'), 401, 'UNAUTHORIZED');
     expect(await storedHash(user.id)).toBe(weak);

@@ -4,6 +4,16 @@ import { PNG, upload } from '../media-api/media-api-support.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { asSession, expectError, signInAs, uniqueSlug } from './identity-helpers.js';
 
+/** The image transform settings of a project that sets none. */
+/** The optional settings (images, live preview) of a project that sets none. */
+const UNSET_IMAGE_SETTINGS = {
+  mediaImagePresets: null,
+  mediaImageMaxDimension: null,
+  mediaImageMaxInputPixels: null,
+  previewUrl: null,
+  previewUrls: null,
+};
+
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
@@ -26,21 +36,21 @@ describe('project settings', () => {
     const project = await newProject();
     const read = await settingsOf(project);
     expect(read.status).toBe(200);
-    expect(read.body.data).toEqual({ mediaImageMaxBytes: null });
+    expect(read.body.data).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: null });
   });
 
   it('sets and clears the image upload limit, which applies to the next upload', async () => {
     const set = await putSettings('default', { mediaImageMaxBytes: 1000 });
     expect(set.status, set.text).toBe(200);
-    expect(set.body.data).toEqual({ mediaImageMaxBytes: 1000 });
-    expect((await settingsOf('default')).body.data).toEqual({ mediaImageMaxBytes: 1000 });
+    expect(set.body.data).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: 1000 });
+    expect((await settingsOf('default')).body.data).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: 1000 });
     const image = Buffer.concat([PNG, Buffer.alloc(2000, 0x20)]);
     const refused = await upload(t, { filename: 'big.png', content: image });
     expect(refused.status).toBe(413);
     expect(refused.body.error.details).toMatchObject({ maxBytes: 1000 });
 
     const cleared = await putSettings('default', { mediaImageMaxBytes: null });
-    expect(cleared.body.data).toEqual({ mediaImageMaxBytes: null });
+    expect(cleared.body.data).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: null });
     const stored = await t.db.query<{ settings: Record<string, unknown> }>(
       "select settings from projects where slug = 'default'",
     );
@@ -51,8 +61,8 @@ describe('project settings', () => {
   it('keeps each project to its own settings', async () => {
     const [a, b] = [await newProject(), await newProject()];
     await putSettings(a, { mediaImageMaxBytes: 5000 });
-    expect((await settingsOf(a)).body.data).toEqual({ mediaImageMaxBytes: 5000 });
-    expect((await settingsOf(b)).body.data).toEqual({ mediaImageMaxBytes: null });
+    expect((await settingsOf(a)).body.data).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: 5000 });
+    expect((await settingsOf(b)).body.data).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: null });
   });
 
   it.each([
@@ -66,7 +76,7 @@ describe('project settings', () => {
     const response = await putSettings(project, body);
     expectError(response, 400, 'INVALID_INPUT');
     expect(Object.keys(response.body.error.details.fields)).toContain(field);
-    expect((await settingsOf(project)).body.data).toEqual({ mediaImageMaxBytes: null });
+    expect((await settingsOf(project)).body.data).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: null });
   });
 
   it('needs settings:manage in the project to change, and access to the project to read', async () => {
@@ -91,7 +101,7 @@ describe('project settings', () => {
       body: { mediaImageMaxBytes: 10 },
     });
     expect(byAdmin.status, byAdmin.text).toBe(200);
-    expect((await settingsOf(project)).body.data).toEqual({ mediaImageMaxBytes: 10 });
+    expect((await settingsOf(project)).body.data).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: 10 });
   });
 
   it('needs the X-CMS-Project header', async () => {

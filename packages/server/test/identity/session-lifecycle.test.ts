@@ -58,13 +58,32 @@ describe('sign-in', () => {
     expect(csrf).not.toMatch(/HttpOnly/);
   });
 
-  it('adds Secure to both cookies when CMS_PUBLIC_URL is https', async () => {
+  it('names both cookies __Host- and marks them Secure when CMS_PUBLIC_URL is https, reading both names', async () => {
     const secure = await startTestServer({ env: { CMS_PUBLIC_URL: 'https://cms.example.test' } });
     try {
-      const user = await createUser(secure);
+      const user = await createUser(secure, { role: 'admin' });
       const session = sessionOf(await login(secure.url, user.email, PASSWORD));
-      expect(cookieLine(session, 'cms_session')).toMatch(/; Secure(;|$)/);
-      expect(cookieLine(session, 'cms_csrf')).toMatch(/; Secure(;|$)/);
+      for (const name of ['__Host-cms_session', '__Host-cms_csrf']) {
+        const line = cookieLine(session, name);
+        // The prefix's conditions (RFC 6265bis): Secure, Path=/, no Domain.
+        expect(line).toMatch(/; Secure(;|$)/);
+        expect(line).toMatch(/; Path=\/(;|$)/);
+        expect(line).not.toMatch(/Domain=/i);
+      }
+      expect(session.setCookie.some((c) => c.startsWith('cms_session='))).toBe(false);
+      const me = (cookie: string) =>
+        sendRequest(secure.url, null, 'GET', '/api/v1/me', { headers: { cookie }, project: null, environment: null });
+      expect((await me(`__Host-cms_session=${session.token}`)).status).toBe(200);
+      // The interface's plain name keeps working (sessions begun before a move to https).
+      expect((await me(`cms_session=${session.token}`)).status).toBe(200);
+      const out = await sendRequest(secure.url, null, 'POST', '/api/v1/auth/logout', {
+        headers: { cookie: `__Host-cms_session=${session.token}`, 'x-cms-csrf-token': session.csrf },
+        project: null,
+        environment: null,
+      });
+      expect(out.status, out.text).toBe(200);
+      const cleared = out.headers.getSetCookie().map((c) => c.split('=')[0]);
+      expect(cleared.sort()).toEqual(['__Host-cms_csrf', '__Host-cms_session', 'cms_csrf', 'cms_session']);
     } finally {
       await secure.close();
     }
@@ -177,7 +196,12 @@ describe('session expiry', () => {
     await t.db.query(`update sessions set last_seen_at = now() - interval '13 hours' where id = $1`, [
       session.sessionId,
     ]);
-    await createSessionAuthenticator({ db: t.db, secret: t.config.secret, clock: () => new Date() }).prune();
+    await createSessionAuthenticator({
+      db: t.db,
+      secret: t.config.secret,
+      clock: () => new Date(),
+      requireMfa: 'off',
+    }).prune();
     const left = await t.db.query('select 1 from sessions where id = $1', [session.sessionId]);
     expect(left.rowCount).toBe(0);
   });

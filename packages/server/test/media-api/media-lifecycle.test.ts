@@ -25,8 +25,11 @@ describe.each(DRIVERS)('media lifecycle on the %s driver', (driver) => {
     const asset = response.body.data;
     expect(Object.keys(asset).sort()).toEqual(
       [
+        'alt',
         'category',
         'environment',
+        'focalPoint',
+        'height',
         'filename',
         'id',
         'mimeType',
@@ -35,6 +38,7 @@ describe.each(DRIVERS)('media lifecycle on the %s driver', (driver) => {
         'uploadedAt',
         'uploadedBy',
         'url',
+        'width',
       ].sort(),
     );
     expect(asset).toMatchObject({

@@ -4,7 +4,9 @@ import { FIRST_PARTY_MODULES } from '../../src/modules/first-party.js';
 import { loadModules, ModuleValidationError } from '../../src/modules/loader.js';
 import type { ModuleManifest, ServerModule } from '../../src/modules/module-types.js';
 import { createServer } from '../../src/server.js';
+import { probeModule } from '../support/probe-module.js';
 import { createTestDatabase } from '../support/test-database.js';
+import { startTestServer } from '../support/test-server.js';
 
 function mod(manifest: Partial<ModuleManifest> & { id: string }, onSetup?: () => void): ServerModule {
   return {
@@ -82,6 +84,66 @@ describe('server start with modules', () => {
     ).rejects.toThrow(/Module "broken\.one" cannot be loaded: depends on "nope\.none"/);
   });
 
+  it('refuses to start when two actions share an id, naming the module and the id', async () => {
+    const database = await createTestDatabase();
+    const config = loadConfig({ CMS_DATA_DIR: '/tmp/cms-unused', CMS_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' });
+    const probe = probeModule();
+    const copycat: ServerModule = { ...probe, manifest: { ...probe.manifest, id: 'test.copycat' } };
+    try {
+      await expect(
+        createServer(config, { db: database.db, modules: [...FIRST_PARTY_MODULES, probe, copycat] }),
+      ).rejects.toThrow(
+        /Module "test\.(copycat|probe)" cannot be loaded: action id "probe\.echo" is already declared by module "test\.(probe|copycat)"/,
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('refuses to start when a command-line alias names an action the module does not mount', async () => {
+    const database = await createTestDatabase();
+    const config = loadConfig({ CMS_DATA_DIR: '/tmp/cms-unused', CMS_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' });
+    const probe = probeModule();
+    const aliased: ServerModule = {
+      ...probe,
+      cli: {
+        moduleId: probe.manifest.id,
+        aliases: [{ command: 'probe run', action: 'content.list', summary: 'x', inputMode: 'flags' }],
+      },
+    };
+    try {
+      await expect(
+        createServer(config, { db: database.db, modules: [...FIRST_PARTY_MODULES, aliased] }),
+      ).rejects.toThrow(
+        /Module "test\.probe" cannot be loaded: alias "probe run" calls the unknown action "content\.list"/,
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it("serves each first-party alias as its action's catalog hint (declared once, in the module's surface)", async () => {
+    const server = await startTestServer();
+    try {
+      const catalog = await server.request('GET', '/api/v1/actions');
+      const hints = Object.fromEntries(
+        (catalog.body.data as { id: string; cli?: { alias?: string } }[])
+          .filter((item) => item.cli?.alias)
+          .map((item) => [item.id, item.cli?.alias]),
+      );
+      const declared = Object.fromEntries(
+        FIRST_PARTY_MODULES.flatMap((module) => module.cli?.aliases ?? []).map((alias) => [
+          alias.action,
+          alias.command,
+        ]),
+      );
+      expect(hints).toEqual(declared);
+      expect(hints['projects.settings.put']).toBe('settings set');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('sets modules up in dependency order', async () => {
     const calls: string[] = [];
     const database = await createTestDatabase();
@@ -97,5 +159,16 @@ describe('server start with modules', () => {
     await server.close();
     await database.close();
     expect(calls).toEqual(['test.before', 'test.after']);
+  });
+});
+
+describe('CMS_PREVIEW_TOKEN_SECRET', () => {
+  it('must be at least 32 characters, or off', () => {
+    const base = { CMS_DATA_DIR: '/tmp/cms-unused', CMS_SECRET: 'x'.repeat(32) };
+    expect(() => loadConfig({ ...base, CMS_PREVIEW_TOKEN_SECRET: 'short-secret' })).toThrow(
+      /CMS_PREVIEW_TOKEN_SECRET must be at least 32 characters long/,
+    );
+    expect(loadConfig({ ...base, CMS_PREVIEW_TOKEN_SECRET: 'p'.repeat(32) }).previewTokenSecret).toBe('p'.repeat(32));
+    expect(loadConfig({ ...base, CMS_PREVIEW_TOKEN_SECRET: 'off' }).previewTokenSecret).toBeNull();
   });
 });

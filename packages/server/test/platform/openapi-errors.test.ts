@@ -92,6 +92,31 @@ describe('OpenAPI: what each operation declares', () => {
     expect(byId['auth.cli.start'].responses['429']['x-cms-error-codes']).toEqual(['RATE_LIMITED']);
   });
 
+  it('documents the answers only a service gives, as real requests get them', async () => {
+    const byId = Object.fromEntries(operations.map(({ op }) => [op.operationId, op]));
+    const unknown = { challengeId: 'A'.repeat(43) };
+    const cases = [
+      { id: 'auth.cli.poll', path: '/api/v1/auth/cli/poll', body: unknown },
+      { id: 'auth.cli.exchange', path: '/api/v1/auth/cli/exchange', body: { ...unknown, code: 'ABCD-EFGH' } },
+      {
+        id: 'auth.login',
+        path: '/api/v1/auth/login',
+        body: { email: 'nobody@example.com', password: 'wrong-password' },
+      },
+    ];
+    for (const { id, path, body } of cases) {
+      const response = await t.request('POST', path, { key: null, body });
+      const code = response.body.error?.code;
+      expect(response.status, `${id}: ${response.text}`).toBeGreaterThanOrEqual(400);
+      expect(byId[id].responses[String(response.status)]?.['x-cms-error-codes'], id).toContain(code);
+    }
+  });
+
+  it('names the licence of the API, as OpenAPI linters ask', async () => {
+    const doc = (await t.request('GET', '/api/v1/openapi.json', { key: null })).body;
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+  });
+
   it('declares X-CMS-Schema-Hash required where it is', () => {
     for (const { op } of operations.filter(({ op }) => ['content.create', 'content.update'].includes(op.operationId))) {
       const header = (op.parameters as Schema[]).find((p) => p.name === 'X-CMS-Schema-Hash');

@@ -87,7 +87,7 @@ async function search(query: string, options: RequestOptions = {}) {
   expect(response.status, response.text).toBe(200);
   return response.body as {
     data: Hit[];
-    pagination: { total: number; limit: number; offset: number; hasMore: boolean };
+    pagination: { total: number; limit: number; offset: number; hasMore: boolean; totalIsCapped: boolean };
   };
 }
 
@@ -168,12 +168,12 @@ describe('GET /search: filters', () => {
 describe('GET /search: pagination', () => {
   it('pages through equal scores in id order without skips or repeats', async () => {
     const all = await search('q=kiwi');
-    expect(all.pagination).toEqual({ total: 5, limit: 20, offset: 0, hasMore: false });
+    expect(all.pagination).toEqual({ total: 5, limit: 20, offset: 0, hasMore: false, totalIsCapped: false });
     expect(idsOf(all.data)).toEqual([...idsOf(all.data)].sort());
     const pages: string[] = [];
     for (const offset of [0, 2, 4]) {
       const page = await search(`q=kiwi&limit=2&offset=${offset}`);
-      expect(page.pagination).toEqual({ total: 5, limit: 2, offset, hasMore: offset + 2 < 5 });
+      expect(page.pagination).toEqual({ total: 5, limit: 2, offset, hasMore: offset + 2 < 5, totalIsCapped: false });
       pages.push(...idsOf(page.data));
     }
     expect(pages).toEqual(idsOf(all.data));
@@ -182,7 +182,7 @@ describe('GET /search: pagination', () => {
   it('answers an empty page past the end with the exact total', async () => {
     const past = await search('q=kiwi&offset=50');
     expect(past.data).toEqual([]);
-    expect(past.pagination).toEqual({ total: 5, limit: 20, offset: 50, hasMore: false });
+    expect(past.pagination).toEqual({ total: 5, limit: 20, offset: 50, hasMore: false, totalIsCapped: false });
   });
 });
 

@@ -3,9 +3,20 @@ import { asSession, type Session } from '../identity/identity-helpers.js';
 import { sendRequest, type TestResponse } from '../support/test-server.js';
 
 /** A clock the test moves forward instead of waiting. */
-export function movableClock(): { clock: () => Date; advance(ms: number): void } {
+export function movableClock(): { clock: () => Date; advance(ms: number): void; freeze(): void; thaw(): void } {
   let offset = 0;
-  return { clock: () => new Date(Date.now() + offset), advance: (ms) => (offset += ms) };
+  let frozenAt: number | null = null;
+  return {
+    clock: () => new Date((frozenAt ?? Date.now()) + offset),
+    advance: (ms) => (offset += ms),
+    // While frozen only `advance` moves the clock, so a test's arithmetic holds however slow the machine.
+    freeze: () => (frozenAt ??= Date.now()),
+    thaw: () => {
+      if (frozenAt === null) return;
+      offset -= Date.now() - frozenAt;
+      frozenAt = null;
+    },
+  };
 }
 
 /** Starts a device challenge as the CLI does: no credentials, no routing headers. */

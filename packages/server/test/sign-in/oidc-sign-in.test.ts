@@ -34,7 +34,7 @@ beforeAll(async () => {
       CMS_PUBLIC_URL: PUBLIC_URL,
       CMS_SSO_TIMEOUT_SECONDS: '1',
       CMS_OIDC_PROVIDERS: JSON.stringify([
-        { slug: 'test', label: 'Test IdP', ...client },
+        { slug: 'test', label: 'Test IdP', ...client, matchExistingUsersByEmail: true },
         {
           slug: 'corp',
           ...client,
@@ -179,6 +179,26 @@ describe('signing in', () => {
     const email = uniqueEmail('anyone');
     const me = await signedInUser(await callback(await throughProvider(await startSignIn('test'), { email })));
     expect(me).toMatchObject({ email, role: 'viewer' });
+  });
+});
+
+describe('existing accounts', () => {
+  it('are not signed in by a provider that does not opt in to matching by email', async () => {
+    const user = await createUser(t, { email: uniqueEmail('local').replace('example.test', 'corp.example') });
+    expectFailure(
+      await callback(await throughProvider(await startSignIn('corp'), { email: user.email })),
+      'FORBIDDEN',
+      'account_not_linked',
+    );
+    const sessions = await t.db.query('select 1 from sessions where user_id = $1', [user.id]);
+    expect(sessions.rowCount).toBe(0);
+  });
+
+  it('created by a provider sign in through it again, but not through another one without opt-in', async () => {
+    const email = uniqueEmail('again').replace('example.test', 'corp.example');
+    const first = await signedInUser(await callback(await throughProvider(await startSignIn('corp'), { email })));
+    const again = await signedInUser(await callback(await throughProvider(await startSignIn('corp'), { email })));
+    expect(again.principalId).toBe(first.principalId);
   });
 });
 

@@ -118,8 +118,8 @@ async function expectSignedIn(answer: { status: number; headers: Headers; text: 
       .find((c) => c.startsWith(`${name}=`))
       ?.split(';')[0]
       ?.slice(name.length + 1) ?? '';
-  expect(cookies.find((c) => c.startsWith('cms_session='))).toMatch(/HttpOnly.*Secure|Secure.*HttpOnly/);
-  const session = { token: value('cms_session'), csrf: decodeURIComponent(value('cms_csrf')) };
+  expect(cookies.find((c) => c.startsWith('__Host-cms_session='))).toMatch(/HttpOnly.*Secure|Secure.*HttpOnly/);
+  const session = { token: value('__Host-cms_session'), csrf: decodeURIComponent(value('__Host-cms_csrf')) };
   const me = await asSession(t.url, session, 'GET', '/api/v1/me', { project: null, environment: null });
   expect(me.status, me.text).toBe(200);
   expect(me.body.data).toMatchObject({ principalType: 'user', email, role: 'viewer' });

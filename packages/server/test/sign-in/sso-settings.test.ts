@@ -40,6 +40,7 @@ describe('single sign-on settings', () => {
         defaultRole: 'viewer',
         allowedEmailDomains: null,
         project: null,
+        matchExistingUsersByEmail: false,
       },
     ]);
     expect(config.sso.timeoutSeconds).toBe(10);

@@ -57,6 +57,8 @@ export async function startServerOn(
     CMS_SECRET: TEST_SECRET,
     CMS_PREVIEW_TOKEN_SECRET: TEST_PREVIEW_SECRET,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Tests sign in far more often than people; the rate limit has its own test (platform/rate-limits).
+    CMS_RATE_LIMIT_PER_MINUTE: '0',
     ...(ownUrl ? { DATABASE_URL: ownUrl, DATABASE_POOL_MAX: '4' } : {}),
     ...options.env,
   });

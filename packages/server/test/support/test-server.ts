@@ -73,6 +73,8 @@ export async function startTestServer(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Tests make their own keys; the first-start key has its own test (platform/first-start).
     CMS_DEV_KEY: 'false',
+    // Tests sign in far more often than people; the rate limit has its own test (platform/rate-limits).
+    CMS_RATE_LIMIT_PER_MINUTE: '0',
     ...options.env,
   });
   const server = await createServer(config, {

@@ -9,6 +9,7 @@ import { fanOutEvents } from '../../src/modules/domain-content/webhooks/fan-out.
 import { createSecretBox } from '../../src/modules/domain-content/webhooks/secret-box.js';
 import {
   claimDueDeliveries,
+  findMsUntilNextDue,
   recordAttemptOutcome,
 } from '../../src/storage/repositories/webhook-delivery-queue.repository.js';
 import { insertWebhook } from '../../src/storage/repositories/webhooks.repository.js';
@@ -164,5 +165,12 @@ describe('delivery worker', () => {
     await waitFor('5 deliveries', () => (r.received.length >= 5 ? true : undefined));
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(r.received).toHaveLength(5);
+  });
+});
+
+describe('next due delivery', () => {
+  // An empty queue once read 0 ms ("due now"), so an idle server re-checked it forty times a second.
+  it('is none on an empty queue, so an idle loop sleeps its poll interval', async () => {
+    expect(await findMsUntilNextDue(database.db)).toBeNull();
   });
 });

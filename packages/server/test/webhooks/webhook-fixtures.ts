@@ -3,11 +3,11 @@ import type { ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ContentWebhookEvent } from '@cms/core';
 import { expect } from 'vitest';
 import type { Target } from '../../src/http/request-context.js';
 import { createOutbox } from '../../src/modules/domain-content/outbox.js';
 import type { Db } from '../../src/storage/db.js';
-import type { EventType } from '../../src/storage/repositories/outbox.repository.js';
 import type { TestResponse } from '../support/test-server.js';
 import {
   createTestCertificates,
@@ -118,7 +118,7 @@ export async function targetOf(db: Db, project = 'default', environment = 'produ
 }
 
 /** A document object as a content event carries it (interface.md "Delivery envelope"). */
-export const SAMPLE_DOCUMENT = {
+export const SAMPLE_DOCUMENT: ContentWebhookEvent['document'] = {
   documentId: '5b0f3c2e-8a52-4d8e-9d6b-0a1f2e3d4c5b',
   translationGroupId: '7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
   type: 'post',
@@ -131,7 +131,12 @@ export const SAMPLE_DOCUMENT = {
 /** Records an event in the outbox, in a transaction, as the content area does with a change. */
 export async function recordEvent(
   db: Db,
-  options: { type?: EventType; project?: string; environment?: string; document?: Record<string, unknown> } = {},
+  options: {
+    type?: ContentWebhookEvent['event'];
+    project?: string;
+    environment?: string;
+    document?: ContentWebhookEvent['document'];
+  } = {},
 ): Promise<void> {
   const target = await targetOf(db, options.project, options.environment);
   await db.transaction((tx) =>

@@ -47,6 +47,18 @@ describe('assertWebhookUrlAllowed', () => {
     ['https://[::]/hook', /unspecified/],
     ['https://100.64.0.1/hook', /carrier-grade NAT/],
     ['https://100.127.255.254/hook', /carrier-grade NAT/],
+    ['https://[64:ff9b::7f00:1]/hook', /NAT64 \(64:ff9b::\/96\) to a loopback/],
+    ['https://[64:ff9b::127.0.0.1]/hook', /NAT64 \(64:ff9b::\/96\) to a loopback/],
+    ['https://[64:ff9b::a00:1]/hook', /NAT64 \(64:ff9b::\/96\) to a private/],
+    ['https://[64:ff9b::192.168.1.1]/hook', /NAT64 \(64:ff9b::\/96\) to a private/],
+    ['https://[64:ff9b::a9fe:a9fe]/hook', /NAT64 \(64:ff9b::\/96\) to a cloud metadata/],
+    ['https://[64:ff9b:1::a00:1]/hook', /local NAT64/],
+    ['https://[64:ff9b:1:abcd::1]/hook', /local NAT64/],
+    ['https://[2002:7f00:1::]/hook', /6to4 \(2002::\/16\) to a loopback/],
+    ['https://[2002:a00:1::1]/hook', /6to4 \(2002::\/16\) to a private/],
+    ['https://[2002:c0a8:101:0:0:0:0:1]/hook', /6to4 \(2002::\/16\) to a private/],
+    ['https://[2002:a9fe:a9fe::]/hook', /6to4 \(2002::\/16\) to a cloud metadata/],
+    ['https://[2002:6440:1::]/hook', /6to4 \(2002::\/16\) to a carrier-grade NAT/],
   ])('refuses %s unless private targets are allowed', async (url, pattern) => {
     await expect(assertWebhookUrlAllowed(url, { allowPrivate: false })).rejects.toMatchObject(
       refusal(new RegExp(`${pattern.source}.*CMS_WEBHOOK_ALLOW_PRIVATE`)),
@@ -142,6 +154,20 @@ describe('describeNonPublicAddress', () => {
         expect(describeNonPublicAddress(address)).toBe('private');
       }),
     );
+  });
+
+  it('refuses a hostname whose AAAA answer is NAT64 or 6to4 to a private address', async () => {
+    for (const address of ['64:ff9b::a00:1', '2002:a00:1::1']) {
+      await expect(
+        assertWebhookUrlAllowed('https://hooks.example.com/cms', { allowPrivate: false, lookup: answering(address) }),
+      ).rejects.toMatchObject(refusal(/private/));
+    }
+  });
+
+  it('lets NAT64 and 6to4 addresses of public IPv4 addresses through', () => {
+    expect(describeNonPublicAddress('64:ff9b::808:808')).toBeNull();
+    expect(describeNonPublicAddress('64:ff9b::8.8.8.8')).toBeNull();
+    expect(describeNonPublicAddress('2002:808:808::1')).toBeNull();
   });
 
   it('returns null for public addresses', () => {

@@ -1,5 +1,6 @@
 import { CmsError } from '@cms/core';
 import type { FastifyRequest } from 'fastify';
+import type { AuditRecorder } from '../../audit/audit-recorder.js';
 import type { Clock } from '../../clock.js';
 import type { AuthStrategy } from '../../http/authenticate.js';
 import type { Principal } from '../../http/request-context.js';
@@ -40,7 +41,12 @@ export interface ApiKeyAuthenticator {
  * Authenticates `Authorization: Bearer cms_key_...`. Found keys are cached up to 60 s so a read costs
  * one query, not two; revocation publishes an invalidation so every process drops the key at once.
  */
-export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus, clock: Clock): ApiKeyAuthenticator {
+export function createApiKeyAuthenticator(
+  db: Queryable,
+  bus: InvalidationBus,
+  clock: Clock,
+  audit?: AuditRecorder,
+): ApiKeyAuthenticator {
   // Found keys only: an unknown key costs a query each time, but cannot fill the cache.
   const cache = createInvalidatedCache<CachedKey | null>({
     bus,
@@ -78,6 +84,27 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus, c
     await touchApiKeys(db, ids, clock());
   };
 
+  /**
+   * A revoked or expired key that is still used is a sign-in event of its own (docs/audit.md): written
+   * on the instance chain by itself, as no change is made. A failure to write it is logged, never answered.
+   */
+  const recordRefusedUse = async (request: FastifyRequest, row: ApiKeyRow, reason: 'revoked' | 'expired') => {
+    if (!audit) return;
+    try {
+      await audit.writeAlone({
+        action: 'auth.apiKey.refused',
+        actor: { type: 'apiKey', id: row.id, label: row.label },
+        outcome: 'denied',
+        target: { id: row.id },
+        requestId: String(request.id),
+        ip: request.ip ?? null,
+        changes: { reason, method: request.method, path: request.url.split('?')[0] ?? '' },
+      });
+    } catch (error: unknown) {
+      request.log.error({ err: error }, 'the audit entry of a refused API key could not be written');
+    }
+  };
+
   const strategy: AuthStrategy = async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) return null;
@@ -85,8 +112,12 @@ export function createApiKeyAuthenticator(db: Queryable, bus: InvalidationBus, c
     if (!parsed) throw new CmsError('UNAUTHORIZED', 'The API key is malformed: expected cms_key_<kind>_<secret>.');
     const entry = await load(parsed.apiKey);
     if (!entry || entry.row.kind !== parsed.kind) throw new CmsError('UNAUTHORIZED', 'Unknown API key.');
-    if (entry.row.revokedAt) throw new CmsError('UNAUTHORIZED', 'This API key was revoked.');
+    if (entry.row.revokedAt) {
+      await recordRefusedUse(request, entry.row, 'revoked');
+      throw new CmsError('UNAUTHORIZED', 'This API key was revoked.');
+    }
     if (entry.row.expiresAt && entry.row.expiresAt.getTime() <= clock().getTime()) {
+      await recordRefusedUse(request, entry.row, 'expired');
       throw new CmsError('UNAUTHORIZED', 'This API key has expired: create a new one.');
     }
     used.add(entry.row.id);

@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_SCOPES, CmsError, type CreateApiKeyBody, invalidInput, notFound, SCOPES, type Scope } from '@cms/core';
+import {
+  ALL_SCOPES,
+  type ApiKey,
+  CmsError,
+  type CreateApiKeyBody,
+  type CreatedApiKey,
+  invalidInput,
+  notFound,
+  SCOPES,
+  type Scope,
+  type Serializable,
+} from '@cms/core';
 import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import {
-  type AllowlistEntry,
   type ApiKeyRow,
   findApiKeyById,
   insertApiKey,
@@ -15,25 +25,8 @@ import type { InvalidationBus } from '../../tenancy/invalidation.js';
 import { assertCanIssueKey, keyExcess } from './access-rules.js';
 import { generateApiKey } from './api-key-secret.js';
 
-/** Input of `POST /api/v1/api-keys` (core's `CreateApiKeyBodySchema`); `cli` keys come only from the device flow. */
-export type CreateApiKeyInput = CreateApiKeyBody;
-
-/** Wire shape of a key: never its secret. */
-export interface ApiKeyView {
-  id: string;
-  kind: ApiKeyRow['kind'];
-  label: string;
-  prefix: string;
-  scopes: Scope[];
-  contextAllowlist: AllowlistEntry[];
-  expiresAt: Date | null;
-  createdAt: Date;
-  createdBy: string | null;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
-
-function toView(row: ApiKeyRow): ApiKeyView {
+/** A key as answered (core's `ApiKey`): never its secret. */
+function toView(row: ApiKeyRow): Serializable<ApiKey> {
   return {
     id: row.id,
     kind: row.kind,
@@ -75,7 +68,7 @@ export function createApiKeysService(deps: {
 
   return {
     /** Creates a key; the full key text is in the answer and nowhere else, ever. */
-    async create(ctx: RequestContext, input: CreateApiKeyInput): Promise<ApiKeyView & { apiKey: string }> {
+    async create(ctx: RequestContext, input: CreateApiKeyBody): Promise<Serializable<CreatedApiKey>> {
       const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
       if (expiresAt && expiresAt.getTime() <= deps.clock().getTime()) {
         throw invalidInput({ 'body.expiresAt': 'must be in the future' });
@@ -100,7 +93,7 @@ export function createApiKeysService(deps: {
       return { ...toView(row), apiKey };
     },
 
-    async list(ctx: RequestContext): Promise<ApiKeyView[]> {
+    async list(ctx: RequestContext): Promise<Serializable<ApiKey>[]> {
       const rows = await listApiKeys(deps.db);
       return rows.filter((row) => withinReach(ctx, row)).map(toView);
     },

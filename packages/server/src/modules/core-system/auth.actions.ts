@@ -1,4 +1,10 @@
-import { authLoginRoute, authLogoutRoute, authSessionsEndRoute, authSessionsListRoute } from '@cms/core';
+import {
+  authLoginMfaRoute,
+  authLoginRoute,
+  authLogoutRoute,
+  authSessionsEndRoute,
+  authSessionsListRoute,
+} from '@cms/core';
 import { defineAction } from '../../actions/define-action.js';
 import type { AuthService } from './auth.service.js';
 import { type CookiePolicy, clearSessionCookies, setSessionCookies, signInOriginOf } from './session-cookies.js';
@@ -12,7 +18,18 @@ export function authActions(deps: { auth: AuthService; sessions: SessionsService
       permissions: [],
       handler: async ({ body }, ctx, { request, reply }) => {
         const origin = signInOriginOf(request);
-        const issued = await deps.auth.login(ctx, { ...body, ...origin, clientAddress: origin.ipAddress });
+        const outcome = await deps.auth.login(ctx, { ...body, ...origin, clientAddress: origin.ipAddress });
+        if (outcome.mfa) return { mfa: outcome.mfa };
+        setSessionCookies(reply, deps.cookies, outcome.session);
+        return { session: outcome.session.session };
+      },
+    }),
+    defineAction({
+      route: authLoginMfaRoute,
+      permissions: [],
+      handler: async ({ body }, _ctx, { request, reply }) => {
+        const origin = signInOriginOf(request);
+        const issued = await deps.auth.loginSecondStep({ ...body, ...origin, clientAddress: origin.ipAddress });
         setSessionCookies(reply, deps.cookies, issued);
         return { session: issued.session };
       },

@@ -1,9 +1,18 @@
-import { CmsError } from '@cms/core';
+import { CmsError, type MfaChallenge } from '@cms/core';
+import { noteAuditActor } from '../../audit/audit-scope.js';
+import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Queryable } from '../../storage/db.js';
+import {
+  chargeMfaChallenge,
+  deleteMfaChallenge,
+  findLiveMfaChallenge,
+} from '../../storage/repositories/mfa.repository.js';
 import { findUserByEmail, replacePasswordHashIfUnchanged } from '../../storage/repositories/users.repository.js';
+import { hashPassword, passwordNeedsRehash, verifyAgainstNothing, verifyPassword } from './bounded-password-hashing.js';
 import type { LoginThrottle } from './login-throttle.js';
-import { hashPassword, passwordNeedsRehash, verifyAgainstNothing, verifyPassword } from './password-hashing.js';
+import { MFA_CHALLENGE_MAX_FAILURES, type MfaService } from './mfa.service.js';
+import { hashToken } from './secret-tokens.js';
 import type { IssuedSession, SessionsService, SignInOrigin } from './sessions.service.js';
 import { normalizeEmail } from './user-records.js';
 
@@ -15,32 +24,93 @@ export interface LoginInput extends SignInOrigin {
   clientAddress: string;
 }
 
-/** Sign-in and sign-out with email and password. */
-export function createAuthService(deps: { db: Queryable; sessions: SessionsService; throttle: LoginThrottle }) {
+/** The second sign-in step: the first step's token, a code, and where it came from. */
+export interface LoginMfaInput extends SignInOrigin {
+  challengeToken: string;
+  code: string;
+  clientAddress: string;
+}
+
+/** What a right password leads to: a session, or a second step when the user has a second factor. */
+export type LoginOutcome = { session: IssuedSession; mfa?: never } | { mfa: MfaChallenge; session?: never };
+
+/** Sign-in and sign-out with email and password, and the second step of users with a second factor. */
+export function createAuthService(deps: {
+  db: Queryable;
+  sessions: SessionsService;
+  throttle: LoginThrottle;
+  mfa: MfaService;
+  clock: Clock;
+}) {
+  const stepEnded = () =>
+    new CmsError(
+      'UNAUTHORIZED',
+      'This sign-in step has expired or was already used: sign in again with your password.',
+    );
   return {
     /**
      * Verifies the password and starts a session. Unknown emails cost the same time as wrong
      * passwords and give the same answer; the backoff counts both, per email and per address.
      */
-    async login(_ctx: RequestContext, input: LoginInput): Promise<IssuedSession> {
+    async login(_ctx: RequestContext, input: LoginInput): Promise<LoginOutcome> {
       const email = normalizeEmail(input.email);
+      // The entry of a refused attempt names the address tried (never the password).
+      noteAuditActor({ type: 'anonymous', id: 'anonymous', label: email });
       const keys = deps.throttle.keysFor(email, input.clientAddress);
-      await deps.throttle.assertNotThrottled(keys);
+      const reserved = await deps.throttle.reserveAttempt(keys);
       const user = await findUserByEmail(deps.db, email);
       const matches = user?.passwordHash
         ? await verifyPassword(user.passwordHash, input.password)
         : await verifyAgainstNothing(input.password);
       if (!user?.passwordHash || !matches) {
-        await deps.throttle.recordFailure(keys);
         throw new CmsError('UNAUTHORIZED', 'Wrong email or password.');
       }
-      if (user.disabledAt) throw new CmsError('UNAUTHORIZED', 'This account is disabled: ask an administrator.');
-      await deps.throttle.recordSuccess(keys);
+      if (user.disabledAt) {
+        // The right password is no guess: the reserved attempt is given back, as before the reservation.
+        await deps.throttle.refund(reserved);
+        throw new CmsError('UNAUTHORIZED', 'This account is disabled: ask an administrator.');
+      }
+      noteAuditActor({ type: 'user', id: user.id, label: user.email });
       if (passwordNeedsRehash(user.passwordHash)) {
         // Parameters rose since this hash was made: redo it now that we know the password.
         await replacePasswordHashIfUnchanged(deps.db, user.id, user.passwordHash, await hashPassword(input.password));
       }
-      return deps.sessions.issue(deps.db, user, input);
+      if (await deps.mfa.isEnabled(deps.db, user.id)) {
+        // The password attempt is given back, but the email's failures stay: only a right code clears
+        // them, so alternating a known password with guessed codes cannot reset the backoff.
+        await deps.throttle.refund(reserved);
+        return { mfa: await deps.mfa.startChallenge(deps.db, user.id) };
+      }
+      await deps.throttle.recordSuccess(keys, reserved);
+      return { session: await deps.sessions.issue(deps.db, user, input) };
+    },
+
+    /**
+     * The second step: a TOTP or recovery code for a live challenge of `login`. Each code is charged
+     * to the same backoff as passwords (per email and per address) before it is checked; a challenge
+     * allows a few wrong codes, then the password is needed again.
+     */
+    async loginSecondStep(input: LoginMfaInput): Promise<IssuedSession> {
+      const tokenHash = hashToken(input.challengeToken);
+      const challenge = await findLiveMfaChallenge(deps.db, tokenHash, deps.clock());
+      if (!challenge) throw stepEnded();
+      noteAuditActor({ type: 'user', id: challenge.userId, label: challenge.email });
+      const keys = deps.throttle.keysFor(challenge.email, input.clientAddress);
+      const reserved = await deps.throttle.reserveAttempt(keys);
+      if (!(await deps.mfa.spendSignInCode(deps.db, challenge.userId, input.code))) {
+        await chargeMfaChallenge(deps.db, tokenHash, MFA_CHALLENGE_MAX_FAILURES);
+        throw new CmsError(
+          'UNAUTHORIZED',
+          'Wrong code: enter the current code of your authenticator app, or an unused recovery code.',
+        );
+      }
+      if (!(await deleteMfaChallenge(deps.db, tokenHash))) throw stepEnded();
+      if (challenge.disabledAt) {
+        await deps.throttle.refund(reserved);
+        throw new CmsError('UNAUTHORIZED', 'This account is disabled: ask an administrator.');
+      }
+      await deps.throttle.recordSuccess(keys, reserved);
+      return deps.sessions.issue(deps.db, { id: challenge.userId, email: challenge.email }, input);
     },
 
     /** Ends the request's session; `success` is false when the caller has none (an API key). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, invalidInput } from '@cms/core';
+import { CmsError, type Environment, invalidInput, type Serializable } from '@cms/core';
 import type { ProjectContext, ProjectTarget, RequestContext } from '../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../storage/db.js';
 import {
@@ -16,12 +16,7 @@ import type { ServiceRegistry } from '../module-types.js';
 import { CONTENT_ENVIRONMENTS_SERVICE, type ContentEnvironments } from '../registry-services.js';
 
 /** Wire shape of an environment. */
-export interface EnvironmentView {
-  name: string;
-  extends: string | null;
-  isDefault: boolean;
-  createdAt: Date;
-}
+export type EnvironmentView = Serializable<Environment>;
 
 /** Turns a row into its wire shape. */
 export function toEnvironmentView(row: EnvironmentRow): EnvironmentView {

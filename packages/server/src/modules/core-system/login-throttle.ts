@@ -5,7 +5,9 @@ import type { Queryable } from '../../storage/db.js';
 import {
   deleteThrottleRow,
   findThrottleRows,
-  recordThrottleFailure,
+  refundThrottleAttempt,
+  reserveThrottleAttempt,
+  type ThrottleReservation,
 } from '../../storage/repositories/login-throttle.repository.js';
 
 /**
@@ -65,41 +67,48 @@ export function createLoginThrottle(deps: { db: Queryable; clock: Clock }) {
       return { email: keyHash('email', email), address: clientAddressHash(address) };
     },
 
-    /** Throws RATE_LIMITED with Retry-After while either counter is in backoff. */
-    async assertNotThrottled(keys: ThrottleKeys): Promise<void> {
-      const now = deps.clock().getTime();
-      const rows = await findThrottleRows(deps.db, [keys.email, keys.address]);
-      let waitMs = 0;
-      for (const row of rows) {
-        const last = row.lastFailureAt.getTime();
-        if (last < now - LOGIN_FAILURE_WINDOW_MS) continue;
-        waitMs = Math.max(waitMs, last + backoffAfter(row.failures) - now);
-      }
-      if (waitMs > 0) {
-        const seconds = Math.ceil(waitMs / 1000);
-        throw new CmsError(
-          'RATE_LIMITED',
-          `Too many failed sign-ins: wait ${seconds} seconds before trying again.`,
-          { retryAfterSeconds: seconds },
-          { 'retry-after': String(seconds) },
-        );
-      }
-    },
-
-    /** Charges a failure to both counters. */
-    async recordFailure(keys: ThrottleKeys): Promise<void> {
+    /**
+     * Reserves one attempt before the password is checked: the check and the charge are one SQL
+     * statement, so parallel requests cannot all slip through a check made before any is charged.
+     * Throws RATE_LIMITED with Retry-After while either counter is in backoff. The attempt counts
+     * as a failure unless `recordSuccess` gives it back.
+     */
+    async reserveAttempt(keys: ThrottleKeys): Promise<ThrottleReservation[]> {
       const now = deps.clock();
       const windowStart = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS);
-      await recordThrottleFailure(deps.db, keys.email, now, windowStart);
-      await recordThrottleFailure(deps.db, keys.address, now, windowStart);
+      const rule = { limit: LOGIN_FAILURE_LIMIT, baseMs: LOGIN_BACKOFF_BASE_MS, maxMs: LOGIN_BACKOFF_MAX_MS };
+      const reserved = await reserveThrottleAttempt(deps.db, [keys.email, keys.address], now, windowStart, rule);
+      if (reserved) return reserved;
+      const rows = await findThrottleRows(deps.db, [keys.email, keys.address]);
+      let waitMs = 1000;
+      for (const row of rows) {
+        const last = row.lastFailureAt.getTime();
+        if (last < now.getTime() - LOGIN_FAILURE_WINDOW_MS) continue;
+        waitMs = Math.max(waitMs, last + backoffAfter(row.failures) - now.getTime());
+      }
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new CmsError(
+        'RATE_LIMITED',
+        `Too many failed sign-ins: wait ${seconds} seconds before trying again.`,
+        { retryAfterSeconds: seconds },
+        { 'retry-after': String(seconds) },
+      );
+    },
+
+    /** Gives the reserved attempt back to both counters (the password was right, yet no sign-in). */
+    async refund(reserved: readonly ThrottleReservation[]): Promise<void> {
+      for (const reservation of reserved) await refundThrottleAttempt(deps.db, reservation);
     },
 
     /**
-     * A successful sign-in clears the email's counter only: clearing the address's would let one
-     * attacker reset it by signing in to an account of their own between guesses.
+     * A successful sign-in clears the email's counter and gives the address its reserved attempt
+     * back, no more: clearing the address's counter would let one attacker reset it by signing in
+     * to an account of their own between guesses.
      */
-    async recordSuccess(keys: ThrottleKeys): Promise<void> {
+    async recordSuccess(keys: ThrottleKeys, reserved: readonly ThrottleReservation[]): Promise<void> {
       await deleteThrottleRow(deps.db, keys.email);
+      const address = reserved.find((reservation) => Buffer.from(reservation.keyHash).equals(keys.address));
+      if (address) await refundThrottleAttempt(deps.db, address);
     },
   };
 }

@@ -1,16 +1,9 @@
-import { type Capabilities, CmsError, capabilitiesFromScopes } from '@cms/core';
+import { CmsError, capabilitiesFromScopes, type Me } from '@cms/core';
 import { type RequestContext, scopeTargetOf } from '../../http/request-context.js';
 import { isUserPrincipal } from './user-principal.js';
 
 /** Wire shape of `GET /api/v1/me` (interface.md "Principal"). */
-export interface MeView {
-  principalType: 'apiKey' | 'user';
-  principalId: string;
-  label?: string;
-  email?: string;
-  role?: string;
-  capabilities: Capabilities;
-}
+export type MeView = Me;
 
 /** Who the caller is and what it may do in the active project and environment. */
 export function createMeService() {

@@ -1,7 +1,11 @@
+import { coreSystemCli } from '@cms/core/cli-surface';
 import type { ServerModule } from '../module-types.js';
 import { createApiKeyAuthenticator } from './api-key-authenticator.js';
 import { apiKeyActions } from './api-keys.actions.js';
 import { createApiKeysService } from './api-keys.service.js';
+import { auditActions } from './audit.actions.js';
+import { createAuditService } from './audit.service.js';
+import { createAuditRetention } from './audit-retention.js';
 import { authActions } from './auth.actions.js';
 import { createAuthService } from './auth.service.js';
 import { bootstrapDefaultProject } from './bootstrap.js';
@@ -9,7 +13,7 @@ import { catalogActions } from './catalog.actions.js';
 import { createCatalogService } from './catalog.service.js';
 import { cliAuthActions } from './cli-auth.actions.js';
 import { createCliAuthService } from './cli-auth.service.js';
-import { createDevelopmentKey } from './dev-key.js';
+import { createDevelopmentKey, writeDevelopmentKeyFile } from './dev-key.js';
 import { environmentActions } from './environments.actions.js';
 import { createEnvironmentsService } from './environments.service.js';
 import { createGrantsService } from './grants.service.js';
@@ -19,6 +23,8 @@ import { createInvitesService } from './invites.service.js';
 import { createLoginThrottle } from './login-throttle.js';
 import { meActions } from './me.actions.js';
 import { createMeService } from './me.service.js';
+import { mfaActions } from './mfa.actions.js';
+import { createMfaService } from './mfa.service.js';
 import { createOidcService } from './oidc.service.js';
 import { pendingInviteActions } from './pending-invites.actions.js';
 import { projectActions } from './projects.actions.js';
@@ -41,6 +47,7 @@ import { createUsersService } from './users.service.js';
 /** `core.system`: health, the action catalog, authentication, users, keys, grants, invites, projects. */
 export const coreSystemModule: ServerModule = {
   manifest: { id: 'core.system', version: '1.0.0', apiVersion: '1', kind: 'core' },
+  cli: coreSystemCli,
   studio: coreSystemStudio,
   async setup(deps) {
     let shuttingDown = false;
@@ -51,9 +58,10 @@ export const coreSystemModule: ServerModule = {
       deps.log.info({ project: config.defaultProject }, 'created the default project with environment production');
       if (config.devKey) {
         notices.devKey = await createDevelopmentKey(db);
+        const devKeyFile = await writeDevelopmentKeyFile(config.dataDir, notices.devKey);
         deps.log.info(
-          { devKey: notices.devKey },
-          'created a development key with every scope, shown this once (docs/access-control.md "Development key")',
+          { devKeyFile },
+          'created a development key with every scope, written to devKeyFile (docs/access-control.md "Development key")',
         );
       }
     }
@@ -62,8 +70,8 @@ export const coreSystemModule: ServerModule = {
     const setupUrl = await setup.bootstrap();
     if (setupUrl) notices.setupUrl = setupUrl;
 
-    const apiKeys = createApiKeyAuthenticator(db, bus, clock);
-    const sessionAuth = createSessionAuthenticator({ db, secret: config.secret, clock });
+    const apiKeys = createApiKeyAuthenticator(db, bus, clock, deps.audit);
+    const sessionAuth = createSessionAuthenticator({ db, secret: config.secret, clock, requireMfa: config.requireMfa });
     const cookies = cookiePolicyFor(config.publicUrl);
     const catalog = createCatalogService({
       actions: deps.actions,
@@ -73,7 +81,17 @@ export const coreSystemModule: ServerModule = {
     const me = createMeService();
     const projects = createProjectsService({ db, bus });
     const environments = createEnvironmentsService({ db, bus, targets: deps.targets, registry: deps.registry });
-    const auth = createAuthService({ db, sessions, throttle: createLoginThrottle({ db, clock }) });
+    const throttle = createLoginThrottle({ db, clock });
+    const mfa = createMfaService({
+      db,
+      clock,
+      secret: config.secret,
+      issuer: `CMS (${new URL(config.publicUrl).hostname})`,
+      requireMfa: config.requireMfa,
+      throttle,
+      log: deps.log.child({ area: 'mfa' }),
+    });
+    const auth = createAuthService({ db, sessions, throttle, mfa, clock });
     const ssoSignIn = createSsoSignIn({ db, sessions, clock, log: deps.log.child({ area: 'sso' }) });
     const oidc = createOidcService({
       db,
@@ -99,12 +117,20 @@ export const coreSystemModule: ServerModule = {
       },
       signIn: ssoSignIn,
     });
+    const retention = createAuditRetention({
+      db,
+      clock,
+      log: deps.log.child({ area: 'audit' }),
+      retentionDays: config.auditRetentionDays,
+      intervalSeconds: config.auditRetentionIntervalSeconds,
+    });
     return {
       actions: [
         ...healthActions(db, () => shuttingDown),
         ...catalogActions(catalog),
         ...setupActions({ setup, cookies }),
         ...authActions({ auth, sessions, cookies }),
+        ...mfaActions(mfa),
         ...ssoActions({ settings: config.sso, oidc, saml, publicUrl: config.publicUrl, cookies }),
         ...samlActions({ saml, publicUrl: config.publicUrl, cookies }),
         ...cliAuthActions(
@@ -129,12 +155,16 @@ export const coreSystemModule: ServerModule = {
         ...projectActions(projects),
         ...environmentActions(environments),
         ...apiKeyActions(createApiKeysService({ db, bus, clock, forgetCachedKeys: () => apiKeys.forget() })),
-        ...userActions({ users: createUsersService({ db, sessions, clock }), grants: createGrantsService({ db }) }),
+        ...userActions({
+          users: createUsersService({ db, sessions, clock, throttle }),
+          grants: createGrantsService({ db }),
+        }),
         ...inviteActions({
           invites: createInvitesService({ db, sessions, clock, publicUrl: config.publicUrl }),
           cookies,
         }),
         ...pendingInviteActions({ db, clock }),
+        ...auditActions(createAuditService({ db })),
       ],
       notices,
       // API keys first: a request with a Bearer key is judged by the key even if it carries a cookie.
@@ -142,10 +172,12 @@ export const coreSystemModule: ServerModule = {
       start: () => {
         apiKeys.start();
         sessionAuth.start();
+        retention.start();
       },
       stop: async () => {
         shuttingDown = true;
         sessionAuth.stop();
+        await retention.stop();
         await apiKeys.stop();
       },
     };

@@ -23,7 +23,6 @@ export function projectActions(projects: ProjectsService): AnyAction[] {
     defineAction({
       route: projectsSettingsPutRoute,
       permissions: ['settings:manage'],
-      cli: { alias: 'settings set', inputMode: 'flags' },
       handler: async ({ body }, ctx) => projects.putSettings(ctx, body),
     }),
   ];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, invalidInput } from '@cms/core';
+import { CmsError, invalidInput, type ProjectSettings, previewUrlTemplateProblem } from '@cms/core';
 import type { ProjectContext, RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import { insertEnvironment } from '../../storage/repositories/environments.repository.js';
@@ -11,7 +11,20 @@ import {
   setProjectSetting,
 } from '../../storage/repositories/projects.repository.js';
 import type { InvalidationBus } from '../../tenancy/invalidation.js';
-import { MEDIA_IMAGE_LIMIT_SETTING, mediaImageLimitOf } from '../../tenancy/project-settings.js';
+import {
+  MEDIA_IMAGE_LIMIT_SETTING,
+  MEDIA_IMAGE_MAX_DIMENSION_SETTING,
+  MEDIA_IMAGE_MAX_INPUT_PIXELS_SETTING,
+  MEDIA_IMAGE_PRESETS_SETTING,
+  mediaImageLimitOf,
+  mediaImagePresetsOf,
+  OPTIONAL_SETTINGS,
+  PREVIEW_URL_SETTING,
+  PREVIEW_URLS_SETTING,
+  positiveInteger,
+  stringMapSetting,
+  stringSetting,
+} from '../../tenancy/project-settings.js';
 import { DEFAULT_ENVIRONMENT } from './bootstrap.js';
 
 /** Wire shape of a project (decisions.md §4). */
@@ -26,12 +39,39 @@ function toView(row: ProjectRow): ProjectView {
 }
 
 /** Wire shape of a project's settings: every known setting, null when not set. */
-export interface ProjectSettingsView {
-  mediaImageMaxBytes: number | null;
-}
+export type ProjectSettingsView = ProjectSettings;
+
+/** Body of a settings PUT: the image transform settings may be left out (kept). */
+export type ProjectSettingsInput = Pick<ProjectSettingsView, 'mediaImageMaxBytes'> &
+  Partial<Omit<ProjectSettingsView, 'mediaImageMaxBytes'>>;
 
 function toSettingsView(settings: Record<string, unknown>): ProjectSettingsView {
-  return { mediaImageMaxBytes: mediaImageLimitOf(settings[MEDIA_IMAGE_LIMIT_SETTING]) };
+  return {
+    mediaImageMaxBytes: mediaImageLimitOf(settings[MEDIA_IMAGE_LIMIT_SETTING]),
+    mediaImagePresets: mediaImagePresetsOf(settings[MEDIA_IMAGE_PRESETS_SETTING]),
+    mediaImageMaxDimension: positiveInteger(settings[MEDIA_IMAGE_MAX_DIMENSION_SETTING]),
+    mediaImageMaxInputPixels: positiveInteger(settings[MEDIA_IMAGE_MAX_INPUT_PIXELS_SETTING]),
+    previewUrl: stringSetting(settings[PREVIEW_URL_SETTING]),
+    previewUrls: stringMapSetting(settings[PREVIEW_URLS_SETTING]),
+  };
+}
+
+/** Type names as the schema allows them (a per-type preview address names a type). */
+const TYPE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/** Every live preview address template must be an http(s) URL once filled (decisions.md §8). */
+function assertPreviewUrls(input: ProjectSettingsInput): void {
+  const fields: Record<string, string> = {};
+  if (input.previewUrl) {
+    const problem = previewUrlTemplateProblem(input.previewUrl);
+    if (problem) fields['body.previewUrl'] = problem;
+  }
+  for (const [type, template] of Object.entries(input.previewUrls ?? {})) {
+    if (!TYPE_NAME.test(type)) fields[`body.previewUrls.${type}`] = 'must be keyed by a content type name';
+    const problem = previewUrlTemplateProblem(template);
+    if (problem) fields[`body.previewUrls.${type}`] = problem;
+  }
+  if (Object.keys(fields).length > 0) throw invalidInput(fields);
 }
 
 /** The project of `X-CMS-Project` (resolved and access-checked by the request's access steps). */
@@ -73,14 +113,17 @@ export function createProjectsService(deps: { db: Db; bus: InvalidationBus }) {
     },
 
     /** Replaces the settings; they are read fresh where they apply (an upload), so a change counts at once. */
-    async putSettings(ctx: ProjectContext, input: ProjectSettingsView): Promise<ProjectSettingsView> {
+    async putSettings(ctx: ProjectContext, input: ProjectSettingsInput): Promise<ProjectSettingsView> {
       const { projectSlug } = ctx.project;
-      const settings = await setProjectSetting(
-        deps.db,
-        projectSlug,
-        MEDIA_IMAGE_LIMIT_SETTING,
-        input.mediaImageMaxBytes,
-      );
+      assertPreviewUrls(input);
+      const settings = await deps.db.transaction(async (tx) => {
+        let latest = await setProjectSetting(tx, projectSlug, MEDIA_IMAGE_LIMIT_SETTING, input.mediaImageMaxBytes);
+        for (const key of OPTIONAL_SETTINGS) {
+          const value = input[key];
+          if (latest && value !== undefined) latest = await setProjectSetting(tx, projectSlug, key, value);
+        }
+        return latest;
+      });
       if (!settings) throw new CmsError('PROJECT_NOT_FOUND', `No project "${projectSlug}".`);
       return toSettingsView(settings);
     },

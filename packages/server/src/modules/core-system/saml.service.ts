@@ -1,11 +1,5 @@
 import { CmsError } from '@cms/core';
-import {
-  type CacheProvider,
-  generateServiceProviderMetadata,
-  type Profile,
-  SAML,
-  ValidateInResponseTo,
-} from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import type { Clock } from '../../clock.js';
 import type { SamlProviderSettings } from '../../sso-settings.js';
 import type { Db } from '../../storage/db.js';
@@ -27,6 +21,9 @@ import { SsoFailure, type SsoSignIn } from './sso-sign-in.js';
 
 /** Clocks of the IdP and this server may differ by this much on NotBefore / NotOnOrAfter. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
+/** node-saml (and its XML signature stack, about 14 MiB) loads at the first SAML request, not at start. */
+const loadNodeSaml = () => import('@node-saml/node-saml');
+
 const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 /** Attribute names IdPs use for the email (Entra ID, ADFS, Okta, Keycloak, LDAP-style). */
@@ -117,8 +114,8 @@ export function createSamlService(deps: {
   const samlFor = (provider: SamlProviderSettings): Promise<SAML> => {
     let instance = instances.get(provider.slug);
     if (!instance) {
-      instance = keys().then(
-        (pair) =>
+      instance = Promise.all([keys(), loadNodeSaml()]).then(
+        ([pair, { SAML, ValidateInResponseTo }]) =>
           new SAML({
             entryPoint: provider.entryPoint,
             idpCert: provider.idpCert,
@@ -202,6 +199,7 @@ export function createSamlService(deps: {
     /** The service provider's metadata (interface.md "Authentication endpoints"). */
     async metadata(): Promise<string> {
       const pair = await keys();
+      const { generateServiceProviderMetadata } = await loadNodeSaml();
       return generateServiceProviderMetadata({
         issuer: entityId,
         callbackUrl: acsUrl,

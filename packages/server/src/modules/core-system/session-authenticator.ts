@@ -4,16 +4,32 @@ import type { Clock } from '../../clock.js';
 import type { AuthStrategy } from '../../http/authenticate.js';
 import type { Queryable } from '../../storage/db.js';
 import { deleteStaleThrottleRows } from '../../storage/repositories/login-throttle.repository.js';
+import { deleteExpiredMfaChallenges } from '../../storage/repositories/mfa.repository.js';
 import {
   deleteExpiredSessions,
   findSessionPrincipal,
   touchSession,
 } from '../../storage/repositories/sessions.repository.js';
 import { LOGIN_THROTTLE_FORGET_MS } from './login-throttle.js';
+import { isMfaRequired, type RequireMfa } from './mfa.service.js';
 import { csrfTokenFor, hashToken, isWellFormedToken } from './secret-tokens.js';
-import { SESSION_COOKIE } from './session-cookies.js';
+import { sessionTokenOf } from './session-cookies.js';
 import { SESSION_IDLE_MS, sessionExpiresAt } from './sessions.service.js';
 import { userPrincipal } from './user-principal.js';
+
+/**
+ * What an administrator without the second factor `CMS_REQUIRE_MFA=admins` requires may still do:
+ * say who they are, enrol, and sign out. Everything else answers MFA_ENROLMENT_REQUIRED.
+ */
+export const MFA_ENROLMENT_ACTIONS: ReadonlySet<string> = new Set([
+  'me.get',
+  'me.mfa.get',
+  'me.mfa.enrol',
+  'me.mfa.confirm',
+  'auth.logout',
+  'auth.sessions.list',
+  'auth.sessions.end',
+]);
 
 /** lastSeenAt is written at most once a minute per session, not on every request. */
 export const SESSION_TOUCH_INTERVAL_MS = 60_000;
@@ -33,11 +49,11 @@ function readSessionCookie(request: FastifyRequest): string | null {
   if (!header) return null;
   // Parsed here rather than read from request.cookies: this runs in the access hook, whose order
   // relative to the cookie plugin's own hook is not guaranteed.
-  return request.server.parseCookie(header)[SESSION_COOKIE] || null;
+  return sessionTokenOf(request.server.parseCookie(header));
 }
 
 /**
- * Authenticates the `cms_session` cookie. One query loads the session, its user and the user's
+ * Authenticates the session cookie (`__Host-cms_session` or `cms_session`). One query loads the session, its user and the user's
  * grants, so authorization is in memory; nothing is cached, so ending a session or disabling a
  * user takes effect at once in every process.
  */
@@ -45,6 +61,7 @@ export function createSessionAuthenticator(deps: {
   db: Queryable;
   secret: string;
   clock: Clock;
+  requireMfa: RequireMfa;
 }): SessionAuthenticator {
   let timer: NodeJS.Timeout | null = null;
 
@@ -62,6 +79,10 @@ export function createSessionAuthenticator(deps: {
     if (now.getTime() - row.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
       await touchSession(deps.db, row.id, now);
     }
+    const actionId = request.routeOptions.config.action?.id;
+    if (!row.mfaEnabled && isMfaRequired(deps.requireMfa, row) && actionId && !MFA_ENROLMENT_ACTIONS.has(actionId)) {
+      throw new CmsError('MFA_ENROLMENT_REQUIRED');
+    }
     return userPrincipal({
       id: row.userId,
       email: row.email,
@@ -76,6 +97,7 @@ export function createSessionAuthenticator(deps: {
     const now = deps.clock();
     await deleteExpiredSessions(deps.db, now, new Date(now.getTime() - SESSION_IDLE_MS));
     await deleteStaleThrottleRows(deps.db, new Date(now.getTime() - LOGIN_THROTTLE_FORGET_MS));
+    await deleteExpiredMfaChallenges(deps.db, now);
   };
 
   return {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { notFound } from '@cms/core';
+import { notFound, type Serializable, type Session } from '@cms/core';
 import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Queryable } from '../../storage/db.js';
@@ -19,24 +19,9 @@ export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
 
 const USER_AGENT_MAX_LENGTH = 512;
 
-/** Wire shape of a session (interface.md "Session"), with listing extras. */
-export interface SessionView {
-  id: string;
-  userId: string;
-  email: string;
-  issuedAt: Date;
-  /** When the session ends if unused: the earlier of idle and absolute expiry. */
-  expiresAt: Date;
-  lastSeenAt: Date;
-  userAgent: string | null;
-  ipAddress: string | null;
-  /** Is this the session the request came with? */
-  current: boolean;
-}
-
 /** A new session: its view, and the secrets that go into the cookies (never stored). */
 export interface IssuedSession {
-  session: SessionView;
+  session: Serializable<Session>;
   token: string;
   csrfToken: string;
 }
@@ -52,7 +37,7 @@ export function sessionExpiresAt(row: Pick<SessionRow, 'lastSeenAt' | 'absoluteE
   return new Date(Math.min(row.lastSeenAt.getTime() + SESSION_IDLE_MS, row.absoluteExpiresAt.getTime()));
 }
 
-function toView(row: SessionRow, email: string, currentId: string | null): SessionView {
+function toView(row: SessionRow, email: string, currentId: string | null): Serializable<Session> {
   return {
     id: row.id,
     userId: row.userId,
@@ -87,7 +72,7 @@ export function createSessionsService(deps: { db: Queryable; secret: string; clo
     },
 
     /** The caller's own live sessions; API keys have none. */
-    async list(ctx: RequestContext): Promise<SessionView[]> {
+    async list(ctx: RequestContext): Promise<Serializable<Session>[]> {
       const { principal } = ctx;
       if (!isUserPrincipal(principal)) return [];
       const now = deps.clock().getTime();

@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { ConfigError, type ServerConfig } from '../../config.js';
 import type { RequestContext } from '../../http/request-context.js';
-import type { Db } from '../../storage/db.js';
+import type { Db, Queryable } from '../../storage/db.js';
 import { deleteSetupTokens, hasSetupToken, insertSetupToken } from '../../storage/repositories/setup.repository.js';
 import { countUsers } from '../../storage/repositories/users.repository.js';
-import { assertPasswordPolicy, hashPassword } from './password-hashing.js';
+import { assertPasswordPolicy, hashPassword } from './bounded-password-hashing.js';
 import { generateToken, hashToken, isWellFormedToken } from './secret-tokens.js';
 import type { IssuedSession, SessionsService, SignInOrigin } from './sessions.service.js';
 import { createUserRecord, normalizeEmail } from './user-records.js';
@@ -95,21 +95,28 @@ export function createSetupService(deps: {
     async setup(_ctx: RequestContext, input: SetupInput): Promise<IssuedSession> {
       assertPasswordPolicy(input.password);
       const email = normalizeEmail(input.email);
+      // Checked before the password is hashed (a guess costs a lookup, not argon2), and again below.
+      await assertSetupOpen(deps.db, input.token);
       const passwordHash = await hashPassword(input.password);
       return deps.db.transaction(async (tx) => {
         await tx.query('select pg_advisory_xact_lock($1)', [FIRST_ADMIN_LOCK_KEY]);
-        if ((await countUsers(tx)) > 0) {
-          throw new CmsError('FORBIDDEN', 'Setup is already complete: sign in instead.');
-        }
-        if (!isWellFormedToken(input.token) || !(await hasSetupToken(tx, hashToken(input.token)))) {
-          throw invalidInput({ 'body.token': 'is not a valid setup token: use the address from the server log' });
-        }
+        await assertSetupOpen(tx, input.token);
         const user = await createUserRecord(tx, { email, role: 'admin', passwordHash, now: deps.clock() });
         await deleteSetupTokens(tx);
         return deps.sessions.issue(tx, user, input);
       });
     },
   };
+}
+
+/** Throws unless no user exists yet and the token is the current setup token. */
+async function assertSetupOpen(db: Queryable, token: string): Promise<void> {
+  if ((await countUsers(db)) > 0) {
+    throw new CmsError('FORBIDDEN', 'Setup is already complete: sign in instead.');
+  }
+  if (!isWellFormedToken(token) || !(await hasSetupToken(db, hashToken(token)))) {
+    throw invalidInput({ 'body.token': 'is not a valid setup token: use the address from the server log' });
+  }
 }
 
 /** The setup service's type, for action factories. */

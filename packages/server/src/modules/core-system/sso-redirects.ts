@@ -1,5 +1,6 @@
 import { isCmsError } from '@cms/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { noteAuditChanges, noteAuditOutcome } from '../../audit/audit-scope.js';
 import { SSO_REQUEST_TTL_MS } from './oidc.service.js';
 import { type CookiePolicy, setSessionCookies, signInOriginOf } from './session-cookies.js';
 import type { IssuedSession, SignInOrigin } from './sessions.service.js';
@@ -36,6 +37,9 @@ export async function finishSsoInBrowser(
       reason = 'internal';
       request.log.error({ err: error }, 'single sign-on failed');
     }
+    // The redirect is a 302 either way: the audit entry says the sign-in was refused, and why.
+    noteAuditOutcome(code === 'INTERNAL_ERROR' ? 'failure' : 'denied');
+    noteAuditChanges({ error: code, reason });
     const query = new URLSearchParams({ error: code, reason });
     return reply.redirect(`${deps.publicUrl}/studio/login?${query}`, 302);
   }

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
+import { noteAuditActor } from '../../audit/audit-scope.js';
 import type { Clock } from '../../clock.js';
 import type { OidcProviderSettings, SamlProviderSettings } from '../../sso-settings.js';
 import type { Db } from '../../storage/db.js';
 import { insertGrants } from '../../storage/repositories/grants.repository.js';
 import { findProjectBySlug } from '../../storage/repositories/projects.repository.js';
+import { isUserLinkedToProvider, linkUserToProvider } from '../../storage/repositories/sso-links.repository.js';
 import { findUserByEmail, insertUserIfEmailFree, type UserRow } from '../../storage/repositories/users.repository.js';
 import type { IssuedSession, SessionsService, SignInOrigin } from './sessions.service.js';
 import { normalizeEmail } from './user-records.js';
@@ -34,8 +36,9 @@ function domainOf(email: string): string {
 }
 
 /**
- * Signs in the user a provider vouched for, by verified email: the existing user with that email, or
- * a new one with the provider's default role (and a project-wide grant on its `project`). The
+ * Signs in the user a provider vouched for, by verified email: a user this provider created (or
+ * linked), an existing user with that email only when the provider sets `matchExistingUsersByEmail`,
+ * or a new one with the provider's default role (and a project-wide grant on its `project`). The
  * provider's `allowedEmailDomains`, when set, applies to every sign-in through it.
  */
 export function createSsoSignIn(deps: { db: Db; sessions: SessionsService; clock: Clock; log: FastifyBaseLogger }) {
@@ -50,6 +53,7 @@ export function createSsoSignIn(deps: { db: Db; sessions: SessionsService; clock
         passwordHash: null,
         now: deps.clock(),
       });
+      if (user) await linkUserToProvider(tx, user.id, provider.slug, deps.clock());
       if (!user || !provider.project) return user;
       const project = await findProjectBySlug(tx, provider.project);
       if (project) {
@@ -73,6 +77,7 @@ export function createSsoSignIn(deps: { db: Db; sessions: SessionsService; clock
   return {
     async signIn(provider: SsoProvider, rawEmail: string, origin: SignInOrigin): Promise<IssuedSession> {
       const email = normalizeEmail(rawEmail);
+      noteAuditActor({ type: 'anonymous', id: 'anonymous', label: email });
       if (!/^[^@\s]+@[^@\s]+$/.test(email)) {
         throw new SsoFailure('FORBIDDEN', 'email_missing', 'The identity provider sent no usable email address.');
       }
@@ -83,10 +88,22 @@ export function createSsoSignIn(deps: { db: Db; sessions: SessionsService; clock
           `Sign-in through ${provider.label} is limited to ${provider.allowedEmailDomains.join(', ')} addresses.`,
         );
       }
-      const user = (await findUserByEmail(deps.db, email)) ?? (await createUser(provider, email));
+      const existing = await findUserByEmail(deps.db, email);
+      const user = existing ?? (await createUser(provider, email));
+      if (!(await isUserLinkedToProvider(deps.db, user.id, provider.slug))) {
+        if (!provider.matchExistingUsersByEmail) {
+          throw new SsoFailure(
+            'FORBIDDEN',
+            'account_not_linked',
+            `An account with this email exists, and ${provider.label} may not sign in to existing accounts: sign in with your password.`,
+          );
+        }
+        await linkUserToProvider(deps.db, user.id, provider.slug, deps.clock());
+      }
       if (user.disabledAt) {
         throw new SsoFailure('FORBIDDEN', 'account_disabled', 'This account is disabled: ask an administrator.');
       }
+      noteAuditActor({ type: 'user', id: user.id, label: user.email });
       return deps.sessions.issue(deps.db, user, origin);
     },
   };

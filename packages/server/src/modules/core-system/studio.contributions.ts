@@ -1,10 +1,30 @@
 import type { StudioContributions } from '@cms/core';
 
 /**
- * What `core.system` adds to the Studio: the settings panels for API keys and people (users,
- * grants, invites, sessions). Component ids are mapped in the Studio's `extensions/components.ts`.
+ * What `core.system` adds to the Studio: the Activity page and the editor's activity section (the
+ * audit log), and the settings panels for API keys and people (users, grants, invites, sessions). Component ids are mapped in the Studio's `extensions/components.ts`.
  */
 export const coreSystemStudio: StudioContributions = {
+  // The audit log (docs/audit.md): a page, its nav item, and the editor's activity section.
+  routes: [
+    {
+      id: 'system.activityRoute',
+      path: '/activity',
+      title: 'Activity',
+      component: 'audit.activity',
+      permissions: ['audit:read'],
+    },
+  ],
+  navItems: [{ id: 'system.activityNav', label: 'Activity', to: '/activity', permissions: ['audit:read'], order: 40 }],
+  slotWidgets: [
+    {
+      id: 'system.documentActivity',
+      slot: 'content.editor.sidebar',
+      title: 'Activity',
+      component: 'audit.documentActivity',
+      permissions: ['audit:read'],
+    },
+  ],
   settingsPanels: [
     {
       id: 'system.apiKeys',

@@ -1,21 +1,13 @@
-import type { StudioExtension } from '@cms/core';
+import type { Serializable, StudioBootstrap, StudioExtension } from '@cms/core';
 import { type RequestContext, scopeTargetOf } from '../../http/request-context.js';
 import type { ModuleManifest } from '../module-types.js';
 import { extensionsFor } from '../studio-contributions.js';
-import type { EnvironmentsService, EnvironmentView } from './environments.service.js';
-import type { MeService, MeView } from './me.service.js';
-import type { ProjectsService, ProjectView } from './projects.service.js';
+import type { EnvironmentsService } from './environments.service.js';
+import type { MeService } from './me.service.js';
+import type { ProjectsService } from './projects.service.js';
 
 /** What the Studio loads once at start (`GET /api/v1/studio/bootstrap`). */
-export interface StudioBootstrapView {
-  me: MeView;
-  projects: ProjectView[];
-  /** Environments of the active project (X-CMS-Project), else empty. */
-  environments: EnvironmentView[];
-  modules: readonly ModuleManifest[];
-  /** The modules' Studio contributions whose permissions the caller holds in the active project. */
-  extensions: StudioExtension[];
-}
+export type StudioBootstrapView = Serializable<StudioBootstrap>;
 
 /** Gathers the Studio's start-up data in one answer. */
 export function createStudioService(deps: {

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { invalidInput, type Role } from '@cms/core';
+import { invalidInput, type Role, type Serializable, type User } from '@cms/core';
 import type { Queryable } from '../../storage/db.js';
 import { insertUserIfEmailFree, type UserRow } from '../../storage/repositories/users.repository.js';
 
 /** Wire shape of a user: `{ id, email, role, createdAt }` (decisions.md §4) plus `disabled`. */
-export interface UserView {
-  id: string;
-  email: string;
-  role: Role;
-  disabled: boolean;
-  hasPassword: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type UserView = Serializable<User>;
 
 /** Turns a row into its wire shape; the password hash never leaves the server. */
 export function toUserView(row: UserRow): UserView {

@@ -5,6 +5,7 @@ import {
   usersGrantsGetRoute,
   usersGrantsReplaceRoute,
   usersListRoute,
+  usersMfaResetRoute,
   usersUpdateRoute,
 } from '@cms/core';
 import { defineAction } from '../../actions/define-action.js';
@@ -32,12 +33,18 @@ export function userActions(deps: { users: UsersService; grants: GrantsService }
     defineAction({
       route: usersUpdateRoute,
       permissions: ['users:manage'],
-      handler: async ({ params, body }, ctx) => deps.users.update(ctx, params.id, body),
+      handler: async ({ params, body }, ctx, { request }) =>
+        deps.users.update(ctx, params.id, { ...body, clientAddress: request.ip }),
     }),
     defineAction({
       route: usersDeleteRoute,
       permissions: ['users:manage'],
       handler: async ({ params }, ctx) => deps.users.remove(ctx, params.id),
+    }),
+    defineAction({
+      route: usersMfaResetRoute,
+      permissions: ['users:manage'],
+      handler: async ({ params }, ctx) => deps.users.resetMfa(ctx, params.id),
     }),
     defineAction({
       route: usersGrantsGetRoute,

@@ -1,8 +1,9 @@
-import { invalidInput, notFound, type Page, type Role } from '@cms/core';
+import { type CreateUserBody, invalidInput, notFound, type Page, type Role } from '@cms/core';
 import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db, Queryable } from '../../storage/db.js';
 import { listGrantsOfUser } from '../../storage/repositories/grants.repository.js';
+import { deleteUserMfa } from '../../storage/repositories/mfa.repository.js';
 import {
   countOtherEnabledAdmins,
   countUsers,
@@ -13,7 +14,13 @@ import {
   updateUser,
 } from '../../storage/repositories/users.repository.js';
 import { assertCanGrantRole, assertCanManageUser } from './access-rules.js';
-import { assertPasswordPolicy, hashPassword } from './password-hashing.js';
+import {
+  assertPasswordPolicy,
+  hashPassword,
+  verifyAgainstNothing,
+  verifyPassword,
+} from './bounded-password-hashing.js';
+import type { LoginThrottle } from './login-throttle.js';
 import type { SessionsService } from './sessions.service.js';
 import { createUserRecord, normalizeEmail, toUserView, type UserView } from './user-records.js';
 
@@ -21,21 +28,44 @@ import { createUserRecord, normalizeEmail, toUserView, type UserView } from './u
 const ADMINS_LOCK_KEY = 7_312_004;
 
 /** Input of `POST /api/v1/users`. */
-export interface CreateUserInput {
-  email: string;
-  role: Role;
-  password?: string;
-}
+export type CreateUserInput = CreateUserBody;
 
 /** Input of `PATCH /api/v1/users/{id}`. */
 export interface UpdateUserInput {
   role?: Role;
   disabled?: boolean;
   password?: string;
+  /** The caller's own password, needed when a signed-in user changes their own. */
+  currentPassword?: string;
+  /** The client address, charged by the login backoff when `currentPassword` is checked. */
+  clientAddress?: string;
 }
 
 /** Users of the instance (`users:manage`): list, create, change, delete. */
-export function createUsersService(deps: { db: Db; sessions: SessionsService; clock: Clock }) {
+export function createUsersService(deps: { db: Db; sessions: SessionsService; clock: Clock; throttle: LoginThrottle }) {
+  /**
+   * A signed-in user changing their own password proves they know the current one (ASVS 6.2.3); each
+   * check reserves an attempt of the login backoff first, like a sign-in. An administrator resetting
+   * another user's password, or an API key, needs none.
+   */
+  const assertCurrentPassword = async (ctx: RequestContext, id: string, input: UpdateUserInput): Promise<void> => {
+    if (input.password === undefined || ctx.principal.type !== 'user' || ctx.principal.id !== id) return;
+    if (input.currentPassword === undefined) {
+      throw invalidInput({
+        'body.currentPassword': 'is required to change your own password: send the one you sign in with now',
+      });
+    }
+    const self = await findUserById(deps.db, id);
+    if (!self) throw notFound('User');
+    const keys = deps.throttle.keysFor(self.email, input.clientAddress ?? '');
+    const reserved = await deps.throttle.reserveAttempt(keys);
+    const matches = self.passwordHash
+      ? await verifyPassword(self.passwordHash, input.currentPassword)
+      : await verifyAgainstNothing(input.currentPassword);
+    if (!matches) throw invalidInput({ 'body.currentPassword': 'is not your current password' });
+    await deps.throttle.recordSuccess(keys, reserved);
+  };
+
   /** Loads a user the caller may manage: NOT_FOUND when absent, FORBIDDEN when it holds more. */
   const loadManageable = async (ctx: RequestContext, tx: Queryable, id: string): Promise<UserRow> => {
     const user = await findUserById(tx, id);
@@ -79,6 +109,7 @@ export function createUsersService(deps: { db: Db; sessions: SessionsService; cl
     async update(ctx: RequestContext, id: string, input: UpdateUserInput): Promise<UserView> {
       if (input.role !== undefined) assertCanGrantRole(ctx.principal, input.role, null);
       if (input.password !== undefined) assertPasswordPolicy(input.password);
+      await assertCurrentPassword(ctx, id, input);
       const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
       return deps.db.transaction(async (tx) => {
         const user = await loadManageable(ctx, tx, id);
@@ -99,6 +130,23 @@ export function createUsersService(deps: { db: Db; sessions: SessionsService; cl
     },
 
     /** Deletes a user for good: grants and sessions go with it (docs/access-control.md "Users"). */
+    /**
+     * Removes a user's second factor (lost authenticator and recovery codes): they sign in with the
+     * password alone and may enrol again. Needs `users:manage` over that user (no escalation); never
+     * one's own, which `POST /api/v1/me/mfa/disable` turns off with a password or code (a session alone
+     * must not be enough).
+     */
+    async resetMfa(ctx: RequestContext, id: string): Promise<UserView> {
+      if (ctx.principal.type === 'user' && ctx.principal.id === id) {
+        throw invalidInput({ 'params.id': 'is you: turn your own second factor off with POST /api/v1/me/mfa/disable' });
+      }
+      return deps.db.transaction(async (tx) => {
+        const user = await loadManageable(ctx, tx, id);
+        await deleteUserMfa(tx, id);
+        return toUserView(user);
+      });
+    },
+
     async remove(ctx: RequestContext, id: string): Promise<UserView> {
       return deps.db.transaction(async (tx) => {
         const user = await loadManageable(ctx, tx, id);

@@ -32,7 +32,7 @@ export async function setupContentArea(deps: ServerDeps, shared: DomainShared): 
     actions: [
       ...schemaActions(schema),
       ...documentActions(documents, lifecycle),
-      ...documentBatchActions(createDocumentsBatchService(documentDeps)),
+      ...documentBatchActions(createDocumentsBatchService({ ...documentDeps, statistics: shared.statistics })),
       ...documentVersionActions(lifecycle, versions),
       ...environmentPromoteActions(promotion),
       ...contentMigrationActions(migrations),

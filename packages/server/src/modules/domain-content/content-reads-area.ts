@@ -5,6 +5,9 @@ import { publishedReadHooks } from './read-cache/published-read-http.js';
 import { contentReadsActions } from './reads/content-reads.actions.js';
 import { createContentReadsService } from './reads/content-reads.service.js';
 import { createPreviewAuthStrategy } from './reads/preview-auth-strategy.js';
+import { previewEventsActions } from './reads/preview-events.actions.js';
+import { createPreviewEventsHub } from './reads/preview-events.js';
+import { createPreviewEventsService } from './reads/preview-events.service.js';
 import { previewTokensActions } from './reads/preview-tokens.actions.js';
 import { createPreviewTokensService } from './reads/preview-tokens.service.js';
 import { searchActions } from './reads/search.actions.js';
@@ -24,6 +27,16 @@ export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShar
     db: deps.db,
     secret: deps.config.previewTokenSecret,
     clock: deps.clock,
+    ttlSeconds: deps.config.previewTokenTtlSeconds,
+  });
+  const previewHub = createPreviewEventsHub(deps.bus);
+  const previewEvents = createPreviewEventsService({
+    db: deps.db,
+    targets: deps.targets,
+    hub: previewHub,
+    secret: deps.config.previewTokenSecret,
+    clock: deps.clock,
+    publicUrl: deps.config.publicUrl,
   });
   const cache = createPublishedReadCache({ bus: deps.bus, maxBytes: deps.config.readCacheBytes });
   const cacheHooks = publishedReadHooks(cache, {
@@ -35,7 +48,13 @@ export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShar
     CACHED_READS.has(action.id) ? { ...action, setupScope: cacheHooks } : action,
   );
   return {
-    actions: [...contentReads, ...searchActions(search), ...previewTokensActions(previews)],
+    actions: [
+      ...contentReads,
+      ...searchActions(search),
+      ...previewTokensActions(previews),
+      ...previewEventsActions(previewEvents, previewHub),
+    ],
     authStrategies: [createPreviewAuthStrategy({ secret: deps.config.previewTokenSecret, clock: deps.clock })],
+    closing: () => previewHub.closeAll(),
   };
 }

@@ -1,3 +1,4 @@
+import type { BulkStatistics } from '../../storage/bulk-statistics.js';
 import type { Outbox } from './outbox.js';
 import type { SchemaReader } from './schema/schema-reader.js';
 
@@ -5,4 +6,6 @@ import type { SchemaReader } from './schema/schema-reader.js';
 export interface DomainShared {
   outbox: Outbox;
   schemas: SchemaReader;
+  /** Analyzes the tables bulk work wrote to, once it pauses. */
+  statistics: BulkStatistics;
 }

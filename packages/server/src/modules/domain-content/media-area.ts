@@ -1,15 +1,19 @@
 import { join } from 'node:path';
 import type { ServerConfig } from '../../config.js';
 import { createMediaStorage, type MediaStorageConfig } from '../../media/create-media-storage.js';
+import { createTransformQueue } from '../../media/transform-queue.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
 import type { DomainShared } from './domain-shared.js';
 import { mediaActions } from './media/media.actions.js';
 import { createMediaService } from './media/media.service.js';
 import { mediaFileActions } from './media/media-file.actions.js';
+import { mediaImageActions } from './media/media-image.actions.js';
+import { createMediaImageService } from './media/media-image.service.js';
 import { createMediaPurgeWorker } from './media/media-purge-worker.js';
 
 /**
- * The media area of `domain.content`: uploads, listing, deletion and the file urls, and the purge
+ * The media area of `domain.content`: uploads, listing, edits, deletion, the file urls, image
+ * transforms, and the purge
  * worker, which deletes the objects of deleted assets and environments from `start()` (once the
  * server listens) to `stop()`.
  */
@@ -31,8 +35,21 @@ export async function setupMediaArea(deps: ServerDeps, shared: DomainShared): Pr
     maxUploadBytes: config.maxUploadBytes,
     log: deps.log,
   });
+  const images = createMediaImageService({
+    db: deps.db,
+    storage,
+    queue: createTransformQueue({
+      concurrency: config.imageTransformConcurrency,
+      maxWaiting: config.imageTransformQueue,
+    }),
+    log: deps.log.child({ area: 'media' }),
+  });
   return {
-    actions: [...mediaActions({ media, maxUploadBytes: config.maxUploadBytes }), ...mediaFileActions({ media })],
+    actions: [
+      ...mediaActions({ media, maxUploadBytes: config.maxUploadBytes }),
+      ...mediaFileActions({ media }),
+      ...mediaImageActions({ images }),
+    ],
     start: () => purge.start(),
     stop: async () => {
       await purge.stop();

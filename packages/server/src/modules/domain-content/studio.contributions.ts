@@ -1,10 +1,10 @@
 import type { StudioContributions } from '@cms/core';
 
 /**
- * What `domain.content` adds to the Studio: the media library, environments and schema pages with
- * their navigation, the webhooks and project settings panels, and the content editor's extras
- * (recent changes on the dashboard, the type's schema from its list, history and preview links in
- * the editor, a counted text field, inserting media into a body, publishing with a summary).
+ * What `domain.content` adds to the Studio: the releases, media library, environments and schema pages
+ * with their navigation, the webhooks and project settings panels, and the content editor's extras
+ * (recent changes on the dashboard, the type's schema from its list, history and preview links and the
+ * release actions ("Add to release", "Schedule") in the editor, a counted text field, inserting media into a body, publishing with a summary).
  * Component ids are mapped in the Studio's `extensions/components.ts`.
  */
 export const domainContentStudio: StudioContributions = {
@@ -16,6 +16,13 @@ export const domainContentStudio: StudioContributions = {
       component: 'media.library',
       permissions: ['media:read'],
     },
+    {
+      id: 'content.releasesRoute',
+      path: '/releases',
+      title: 'Releases',
+      component: 'releases.page',
+      permissions: ['content:read:draft'],
+    },
     { id: 'content.environmentsRoute', path: '/environments', title: 'Environments', component: 'environments.page' },
     {
       id: 'content.schemaRoute',
@@ -26,6 +33,7 @@ export const domainContentStudio: StudioContributions = {
     },
   ],
   navItems: [
+    { id: 'content.releasesNav', label: 'Releases', to: '/releases', permissions: ['content:read:draft'], order: 5 },
     { id: 'content.mediaNav', label: 'Media library', to: '/media', permissions: ['media:read'], order: 10 },
     { id: 'content.schemaNav', label: 'Schema', to: '/schema', permissions: ['schema:read'], order: 20 },
     { id: 'content.environmentsNav', label: 'Environments', to: '/environments', order: 30 },
@@ -51,6 +59,13 @@ export const domainContentStudio: StudioContributions = {
       title: 'History',
       component: 'content.historyLink',
       permissions: ['content:read:draft'],
+    },
+    {
+      id: 'content.releaseActionsWidget',
+      slot: 'content.editor.header.actions',
+      title: 'Releases',
+      component: 'content.releaseActions',
+      permissions: ['content:write'],
     },
     {
       id: 'content.previewWidget',

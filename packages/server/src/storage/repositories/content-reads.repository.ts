@@ -4,7 +4,8 @@
  * and filters by project and environment.
  */
 import type { Queryable } from '../db.js';
-import { contentColumns, type DocumentContentRow, type Scope } from './document-row.js';
+import { contentColumns, type DocumentContentRow, releaseContentColumns, type Scope } from './document-row.js';
+import { releaseActionOf, releaseFrontmatter, releaseItemJoin, visibleInRelease } from './release-view.js';
 
 /**
  * Content reads are the hottest statements, and their texts come from a bounded set (filters, sort,
@@ -28,6 +29,11 @@ export interface DocumentListFilter {
   /** Published reads see only live published documents, and filter on published content. */
   published: boolean;
   /**
+   * A release preview (release-view.ts): the documents and content the release would leave live;
+   * `published` is then ignored.
+   */
+  release?: string;
+  /**
    * `published=` query filter (interface.md "List query parameters"): true only documents with at
    * least one published version (published now or unpublished since), false only never-published ones.
    */
@@ -38,6 +44,8 @@ export interface DocumentListFilter {
   locale?: string;
   path?: string;
   slug?: string;
+  /** Only rows updated strictly after this instant. */
+  updatedSince?: Date;
 }
 
 /** Order and window of a content list; ties are broken by id in the same direction. */
@@ -67,6 +75,8 @@ export interface DocumentReadRow extends DocumentContentRow {
 /** What a read selects: the draft or published content, and which references to fetch with it. */
 export interface ReadShape {
   draft: boolean;
+  /** A release preview (release-view.ts): the release's view of the document; `draft` is then ignored. */
+  release?: string;
   /**
    * SQL/JSON paths into the frontmatter whose string values are document ids to fetch in the same
    * statement (`$."seo"."author"`, `$."related"[*]`); none: no references are fetched.
@@ -114,12 +124,18 @@ export async function findReadableDocument(
 ): Promise<DocumentReadRow | null> {
   const params: unknown[] = [scope.projectId, scope.environmentId, where.id];
   if (where.locale !== undefined) params.push(where.locale);
-  const select = `select ${contentColumns(shape.draft)} from documents d`;
+  let select = `select ${contentColumns(shape.draft)} from documents d`;
+  let visible = '';
+  if (shape.release !== undefined) {
+    params.push(shape.release);
+    select = `select ${releaseContentColumns('ri.action')} from documents d ${releaseItemJoin('d', 'ri', `$${params.length}`)}`;
+    visible = ` and ${visibleInRelease('d', 'ri.action')}`;
+  }
   const found =
     where.locale === undefined
-      ? `${select} where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted`
+      ? `${select} where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted${visible}`
       : `${select}
-     where d.project_id = $1 and d.environment_id = $2 and not d.is_deleted
+     where d.project_id = $1 and d.environment_id = $2 and not d.is_deleted${visible}
        and d.translation_group_id = (
          select g.translation_group_id from documents g
          where g.project_id = $1 and g.environment_id = $2 and g.id = $3 and not g.is_deleted)
@@ -144,7 +160,9 @@ function listConditions(alias: string, filter: DocumentListFilter, params: unkno
     `${alias}.type = ${add(filter.type)}`,
   ];
   if (!filter.includeDeleted) conditions.push(`not ${alias}.is_deleted`);
-  if (filter.published) conditions.push(`${alias}.published_version is not null`);
+  const action = filter.release === undefined ? null : releaseActionOf(alias, add(filter.release));
+  if (action) conditions.push(visibleInRelease(alias, action));
+  else if (filter.published) conditions.push(`${alias}.published_version is not null`);
   if (filter.isPublished !== undefined) {
     // `version` is the latest published version number, 0 until the first publish.
     conditions.push(`${alias}.version ${filter.isPublished ? '> 0' : '= 0'}`);
@@ -154,9 +172,15 @@ function listConditions(alias: string, filter: DocumentListFilter, params: unkno
   }
   if (filter.locale !== undefined) conditions.push(`${alias}.locale = ${add(filter.locale)}`);
   if (filter.path !== undefined) conditions.push(`${alias}.path = ${add(filter.path)}`);
+  // Answers show milliseconds while the column keeps microseconds: `>= t + 1 ms` compares at the
+  // precision a client saw, so the newest document it has is not listed again.
+  if (filter.updatedSince !== undefined) {
+    conditions.push(`${alias}.updated_at >= ${add(new Date(filter.updatedSince.getTime() + 1))}`);
+  }
   if (filter.slug !== undefined) {
-    const column = filter.published ? 'published_frontmatter' : 'draft_frontmatter';
-    conditions.push(`(${alias}.${column} ->> 'slug') = ${add(filter.slug)}`);
+    const column = filter.published ? `${alias}.published_frontmatter` : `${alias}.draft_frontmatter`;
+    const shown = action ? releaseFrontmatter(alias, action) : column;
+    conditions.push(`(${shown} ->> 'slug') = ${add(filter.slug)}`);
   }
   return conditions.join(' and ');
 }
@@ -167,11 +191,13 @@ function listConditions(alias: string, filter: DocumentListFilter, params: unkno
  */
 function countedTotalQuery(filter: DocumentListFilter, params: unknown[]): string | null {
   const simple =
+    filter.release === undefined &&
     !filter.includeDeleted &&
     filter.isPublished === undefined &&
     filter.hasUnpublishedChanges === undefined &&
     filter.path === undefined &&
-    filter.slug === undefined;
+    filter.slug === undefined &&
+    filter.updatedSince === undefined;
   if (!simple) return null;
   params.push(filter.type);
   const conditions = ['c.project_id = $1', 'c.environment_id = $2', `c.type = $${params.length}`];
@@ -210,14 +236,24 @@ export async function listDocumentRows(
   params.push(page.limit, page.offset);
   const [limit, offset] = [`$${params.length - 1}`, `$${params.length}`];
   const draft = !filter.published;
-  const references = pageReferences({ ...shape, draft }, params);
+  let columns = contentColumns(draft);
+  let itemJoin = '';
+  if (filter.release !== undefined) {
+    params.push(filter.release);
+    columns = releaseContentColumns('ri.action');
+    itemJoin = releaseItemJoin('d', 'ri', `$${params.length}`);
+  }
+  const references = pageReferences(
+    { ...shape, draft, ...(filter.release ? { release: filter.release } : {}) },
+    params,
+  );
   const position = references ? `row_number() over (order by ${orderBy('d', page)}) as position, ` : '';
-  const listed = `select ${position}t.total, ${contentColumns(draft)}
+  const listed = `select ${position}t.total, ${columns}
      from (${totalQuery}) t
      left join lateral (
        select p.id from documents p where ${paged} order by ${orderBy('p', page)} limit ${limit} offset ${offset}
      ) page on true
-     left join documents d on d.id = page.id and d.project_id = $1 and d.environment_id = $2`;
+     left join documents d on d.id = page.id and d.project_id = $1 and d.environment_id = $2 ${itemJoin}`;
   const sql = references
     ? // The page's references in one lookup, carried by its first row.
       `with listed as (${listed})
@@ -239,11 +275,18 @@ export async function listDocumentRows(
  */
 function pageReferences(shape: ReadShape, params: unknown[]): string | null {
   if (!shape.referencePaths?.length) return null;
+  let content = shape.draft ? 'r.draft_frontmatter' : 'r.published_frontmatter';
+  let itemJoin = '';
+  if (shape.release !== undefined) {
+    // In a release preview a target shows as the release leaves it: null frontmatter is absent.
+    params.push(shape.release);
+    itemJoin = releaseItemJoin('r', 'ri2', `$${params.length}`);
+    content = releaseFrontmatter('r', 'ri2.action');
+  }
   params.push(shape.referencePaths);
-  const content = shape.draft ? 'draft_frontmatter' : 'published_frontmatter';
   return `(select coalesce(json_agg(json_build_object('id', r.id, 'type', r.type, 'path', r.path,
-         'isDeleted', r.is_deleted, 'publishedVersion', r.published_version, 'frontmatter', r.${content})), '[]')
-       from documents r
+         'isDeleted', r.is_deleted, 'publishedVersion', r.published_version, 'frontmatter', ${content})), '[]')
+       from documents r ${itemJoin}
        where r.project_id = $1 and r.environment_id = $2 and r.id = any(array(
          select case when v.id ~* '${UUID_PATTERN}' then v.id::uuid end
          from listed l, unnest($${params.length}::jsonpath[]) as p(path),
@@ -271,6 +314,40 @@ export async function countDocumentsByType(
      where d.project_id = $1 and d.environment_id = $2 and ($3::text[] is null or d.type = any($3::text[]))
      group by d.type`,
     [scope.projectId, scope.environmentId, where.types ?? null],
+  );
+  return result.rows;
+}
+
+/** One live document without its content (GET /content/digest). */
+export interface DigestRow {
+  documentId: string;
+  translationGroupId: string;
+  type: string;
+  path: string;
+  locale: string;
+  format: 'md' | 'mdx';
+  draftRevision: number;
+  version: number;
+  publishedVersion: number | null;
+  hasUnpublishedChanges: boolean;
+  updatedAt: Date;
+}
+
+/**
+ * Every live document of these types with its revisions and no content: what a sync client compares
+ * with its manifest. Reads only the index-covered columns of each row, never the draft or published
+ * content (most of a row's bytes).
+ */
+export async function listDigestRows(db: Queryable, scope: Scope, types: readonly string[]): Promise<DigestRow[]> {
+  const result = await db.query<DigestRow>(
+    `select d.id as "documentId", d.translation_group_id as "translationGroupId", d.type, d.path, d.locale,
+       d.format, d.draft_revision as "draftRevision", d.version, d.published_version as "publishedVersion",
+       d.has_unpublished_changes as "hasUnpublishedChanges", d.updated_at as "updatedAt"
+     from documents d
+     where d.project_id = $1 and d.environment_id = $2 and d.type = any($3::text[]) and not d.is_deleted
+     order by d.type, d.path, d.locale, d.id`,
+    [scope.projectId, scope.environmentId, types],
+    PREPARED,
   );
   return result.rows;
 }

@@ -1,3 +1,5 @@
+import { releaseBody, releaseFrontmatter } from './release-view.js';
+
 /** A documents row, camelCased at the repository edge (shared by the command and query repositories). */
 export interface DocumentRow {
   id: string;
@@ -10,6 +12,8 @@ export interface DocumentRow {
   format: 'md' | 'mdx';
   draftFrontmatter: Record<string, unknown>;
   draftBody: string;
+  /** The draft's source text as written (UTF-8 bytes), or null (the canonical rendering applies). */
+  draftSource: Uint8Array | null;
   draftRevision: number;
   version: number;
   publishedVersion: number | null;
@@ -29,12 +33,24 @@ export interface DocumentRow {
 /** The select list producing a DocumentRow from table alias `d`. */
 export const DOCUMENT_COLUMNS = `d.id, d.project_id as "projectId", d.environment_id as "environmentId",
   d.translation_group_id as "translationGroupId", d.type, d.path, d.locale, d.format,
-  d.draft_frontmatter as "draftFrontmatter", d.draft_body as "draftBody", d.draft_revision as "draftRevision",
+  d.draft_frontmatter as "draftFrontmatter", d.draft_body as "draftBody", d.draft_source as "draftSource", d.draft_revision as "draftRevision",
   d.version, d.published_version as "publishedVersion", d.published_frontmatter as "publishedFrontmatter",
   d.published_body as "publishedBody", d.published_at as "publishedAt",
   d.has_unpublished_changes as "hasUnpublishedChanges", d.is_deleted as "isDeleted", d.deleted_at as "deletedAt",
   d.deleted_by as "deletedBy", d.created_by as "createdBy", d.updated_by as "updatedBy",
   d.created_at as "createdAt", d.updated_at as "updatedAt"`;
+
+/** A source text as stored: UTF-8 bytes, a leading BOM included. */
+export function sourceBytes(text: string | null | undefined): Uint8Array | null {
+  return typeof text === 'string' ? Buffer.from(text, 'utf8') : null;
+}
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** A stored source as text, its BOM kept. */
+export function sourceText(bytes: Uint8Array | null | undefined): string | undefined {
+  return bytes ? utf8.decode(bytes) : undefined;
+}
 
 /** Project and environment: every statement filters by both (tenant isolation). */
 export interface Scope {
@@ -61,6 +77,8 @@ export interface DocumentContentRow {
   /** The draft's, or the published snapshot's (null when never published). */
   frontmatter: Record<string, unknown> | null;
   body: string | null;
+  /** The draft's source text as UTF-8 bytes (draft reads only; absent or null: none kept). */
+  source?: Uint8Array | null;
   createdBy: string;
   updatedBy: string;
   /** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
@@ -86,8 +104,16 @@ const CONTENT_METADATA_COLUMNS = `d.id, d.translation_group_id as "translationGr
   d.has_unpublished_changes as "hasUnpublishedChanges", d.is_deleted as "isDeleted",
   d.created_by as "createdBy", d.updated_by as "updatedBy",
   ${isoTimestamp('d.created_at')} as "createdAt", ${isoTimestamp('d.updated_at')} as "updatedAt"`;
-const DRAFT_CONTENT_COLUMNS = `${CONTENT_METADATA_COLUMNS}, d.draft_frontmatter as frontmatter, d.draft_body as body`;
+const DRAFT_CONTENT_COLUMNS = `${CONTENT_METADATA_COLUMNS}, d.draft_frontmatter as frontmatter, d.draft_body as body, d.draft_source as source`;
 const PUBLISHED_CONTENT_COLUMNS = `${CONTENT_METADATA_COLUMNS}, d.published_frontmatter as frontmatter, d.published_body as body`;
+
+/**
+ * The select list of a release preview read from alias `d` (release-view.ts): the draft of a document
+ * the release publishes, else the published content; `action` is the item's action expression.
+ */
+export function releaseContentColumns(action: string): string {
+  return `${CONTENT_METADATA_COLUMNS}, ${releaseFrontmatter('d', action)} as frontmatter, ${releaseBody('d', action)} as body`;
+}
 
 /** The draft or published content of a full row, as a read would have selected it. */
 export function contentOf(row: DocumentRow, draft: boolean): DocumentContentRow {
@@ -105,6 +131,7 @@ export function contentOf(row: DocumentRow, draft: boolean): DocumentContentRow 
     isDeleted: row.isDeleted,
     frontmatter: draft ? row.draftFrontmatter : row.publishedFrontmatter,
     body: draft ? row.draftBody : row.publishedBody,
+    ...(draft ? { source: row.draftSource } : {}),
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
     createdAt: row.createdAt.toISOString(),

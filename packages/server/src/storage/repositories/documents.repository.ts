@@ -1,6 +1,6 @@
 import { CmsError } from '@cms/core';
 import { isSqlState, type Queryable, READ_ONLY, SQLSTATE } from '../db.js';
-import { DOCUMENT_COLUMNS, type DocumentRow, type Scope } from './document-row.js';
+import { DOCUMENT_COLUMNS, type DocumentRow, type Scope, sourceBytes } from './document-row.js';
 
 /** Partial unique indexes of migration 0005: only non-deleted documents hold a path or a group locale. */
 const PATH_LOCALE_INDEX = 'documents_path_locale_key';
@@ -16,6 +16,8 @@ export interface NewDocument {
   format: 'md' | 'mdx';
   frontmatter: Record<string, unknown>;
   body: string;
+  /** The source text as written (null or absent: none kept). */
+  source?: string | null;
   by: string;
   at: Date;
 }
@@ -85,9 +87,9 @@ export async function insertDocument(db: Queryable, scope: Scope, doc: NewDocume
   return translatingConflicts(async () => {
     const result = await db.query<DocumentRow>(
       `insert into documents as d (id, project_id, environment_id, translation_group_id, type, path, locale, format,
-         draft_frontmatter, draft_body, draft_revision, version, has_unpublished_changes,
+         draft_frontmatter, draft_body, draft_source, draft_revision, version, has_unpublished_changes,
          created_by, updated_by, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, true, $11, $11, $12, $12)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, 1, 0, true, $11, $11, $12, $12)
        returning ${DOCUMENT_COLUMNS}`,
       [
         doc.id,
@@ -102,10 +104,65 @@ export async function insertDocument(db: Queryable, scope: Scope, doc: NewDocume
         doc.body,
         doc.by,
         doc.at,
+        sourceBytes(doc.source),
       ],
     );
     return result.rows[0] as DocumentRow;
   }, doc);
+}
+
+/**
+ * Inserts many new draft-only documents with one statement, returning their rows (any order). A
+ * taken path or group locale fails the whole statement (a raw unique violation): callers insert only
+ * documents checked free, and run a statement that fails anyway again one document at a time.
+ */
+export async function insertDocuments(
+  db: Queryable,
+  scope: Scope,
+  docs: readonly NewDocument[],
+): Promise<DocumentRow[]> {
+  if (docs.length === 0) return [];
+  const rows = docs.map((doc) => ({
+    id: doc.id,
+    group: doc.translationGroupId,
+    type: doc.type,
+    path: doc.path,
+    locale: doc.locale,
+    format: doc.format,
+    frontmatter: doc.frontmatter,
+    body: doc.body,
+    // Hex of the UTF-8 bytes: the source goes through JSON untouched (a BOM, CRLF, any character).
+    source: sourceBytes(doc.source) ? Buffer.from(sourceBytes(doc.source) as Uint8Array).toString('hex') : null,
+    by: doc.by,
+    at: doc.at.toISOString(),
+  }));
+  const result = await db.query<DocumentRow>(
+    `insert into documents as d (id, project_id, environment_id, translation_group_id, type, path, locale, format,
+       draft_frontmatter, draft_body, draft_source, draft_revision, version, has_unpublished_changes,
+       created_by, updated_by, created_at, updated_at)
+     select (e->>'id')::uuid, $1, $2, (e->>'group')::uuid, e->>'type', e->>'path', e->>'locale', e->>'format',
+       e->'frontmatter', e->>'body', decode(e->>'source', 'hex'), 1, 0, true, e->>'by', e->>'by',
+       (e->>'at')::timestamptz, (e->>'at')::timestamptz
+     from jsonb_array_elements($3::jsonb) with ordinality as x(e, ord) order by ord
+     returning ${DOCUMENT_COLUMNS}`,
+    [scope.projectId, scope.environmentId, JSON.stringify(rows)],
+  );
+  return result.rows;
+}
+
+/** Which of these paths non-deleted documents hold here, with their locale (one query for a batch). */
+export async function findTakenPaths(
+  db: Queryable,
+  scope: Scope,
+  paths: readonly string[],
+): Promise<{ path: string; locale: string }[]> {
+  if (paths.length === 0) return [];
+  const result = await db.query<{ path: string; locale: string }>(
+    `select d.path, d.locale from documents d
+     where d.project_id = $1 and d.environment_id = $2 and d.path = any($3::text[]) and not d.is_deleted`,
+    [scope.projectId, scope.environmentId, paths],
+  );
+  return result.rows;
 }
 
 /**
@@ -116,10 +173,11 @@ export async function insertDocument(db: Queryable, scope: Scope, doc: NewDocume
 export async function updateDraftIfRevision(
   db: Queryable,
   scope: Scope,
-  change: Change & { revision: number; frontmatter: Record<string, unknown>; body: string },
+  change: Change & { revision: number; frontmatter: Record<string, unknown>; body: string; source?: string | null },
 ): Promise<DocumentRow | null> {
   const result = await db.query<DocumentRow>(
-    `update documents as d set draft_frontmatter = $4, draft_body = $5, draft_revision = d.draft_revision + 1,
+    `update documents as d set draft_frontmatter = $4, draft_body = $5, draft_source = $9,
+       draft_revision = d.draft_revision + 1,
        has_unpublished_changes = true, updated_by = $6, updated_at = $7
      where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted and d.draft_revision <= $8
      returning ${DOCUMENT_COLUMNS}`,
@@ -132,6 +190,7 @@ export async function updateDraftIfRevision(
       change.by,
       change.at,
       change.revision,
+      sourceBytes(change.source),
     ],
   );
   return result.rows[0] ?? null;
@@ -144,8 +203,8 @@ export async function replaceDraft(
   change: Change & { frontmatter: Record<string, unknown>; body: string },
 ): Promise<DocumentRow> {
   const result = await db.query<DocumentRow>(
-    `update documents as d set draft_frontmatter = $4, draft_body = $5, draft_revision = d.draft_revision + 1,
-       has_unpublished_changes = true, updated_by = $6, updated_at = $7
+    `update documents as d set draft_frontmatter = $4, draft_body = $5, draft_source = null,
+       draft_revision = d.draft_revision + 1, has_unpublished_changes = true, updated_by = $6, updated_at = $7
      where d.project_id = $1 and d.environment_id = $2 and d.id = $3
      returning ${DOCUMENT_COLUMNS}`,
     [

@@ -56,11 +56,11 @@ function remappedIds(column: string): string {
 async function copyDocuments(tx: Queryable, scope: CopyScope): Promise<number> {
   const result = await tx.query(
     `insert into documents (id, project_id, environment_id, translation_group_id, type, path, locale, format,
-       draft_frontmatter, draft_body, draft_revision, version, published_version, published_frontmatter,
+       draft_frontmatter, draft_body, draft_source, draft_revision, version, published_version, published_frontmatter,
        published_body, published_at, has_unpublished_changes, is_deleted, deleted_at, deleted_by,
        created_by, updated_by, created_at, updated_at)
      select ${copiedId('d.id::text')}, d.project_id, $3::uuid, ${copiedId('d.translation_group_id::text')}, d.type,
-       d.path, d.locale, d.format, ${remappedIds('d.draft_frontmatter')}, d.draft_body, d.draft_revision,
+       d.path, d.locale, d.format, ${remappedIds('d.draft_frontmatter')}, d.draft_body, d.draft_source, d.draft_revision,
        d.version, d.published_version, ${remappedIds('d.published_frontmatter')}, d.published_body,
        d.published_at, d.has_unpublished_changes, d.is_deleted, d.deleted_at, d.deleted_by, d.created_by,
        d.updated_by, d.created_at, d.updated_at

@@ -51,3 +51,12 @@ export async function markInviteAcceptedIfValid(
   );
   return result.rows[0] ?? null;
 }
+
+/** Is there an unused, unexpired invite with this token? (Checked before any password is hashed.) */
+export async function hasValidInvite(db: Queryable, tokenHash: Buffer, now: Date): Promise<boolean> {
+  const result = await db.query(
+    'select 1 from invites where token_hash = $1 and accepted_at is null and expires_at > $2',
+    [tokenHash, now],
+  );
+  return result.rows.length > 0;
+}

@@ -17,22 +17,75 @@ export async function findThrottleRows(db: Queryable, keyHashes: readonly Buffer
   return result.rows;
 }
 
+/** The backoff rule of `backoffAfter`, as SQL over a counter row aliased `t`. */
+const ALLOWED_NOW = `(t.last_failure_at < $3
+   or t.failures < $4
+   or t.last_failure_at + least($5::float8 * power(2, t.failures - $4), $6::float8) * interval '1 millisecond' <= $2)`;
+
+/** The limits `reserveThrottleAttempt` applies (see login-throttle.ts). */
+export interface ThrottleRule {
+  limit: number;
+  baseMs: number;
+  maxMs: number;
+}
+
 /**
- * Counts one failure for a key, atomically: the counter restarts at 1 when the previous failure is
- * older than `windowStart`, else it grows by one.
+ * Reserves one attempt on every key in ONE statement: each counter is checked against the backoff
+ * and charged a failure together, under row locks, so parallel requests cannot all pass a check
+ * made before any of them is charged. Returns null (and charges nothing, save for a race on
+ * counters created by the same statement) when any key is in backoff, else each counter's
+ * reservation, which a success gives back.
  */
-export async function recordThrottleFailure(
+export async function reserveThrottleAttempt(
   db: Queryable,
-  keyHash: Buffer,
+  keyHashes: readonly Buffer[],
   now: Date,
   windowStart: Date,
-): Promise<void> {
-  await db.query(
-    `insert into login_throttle (key_hash, failures, last_failure_at) values ($1, 1, $2)
+  rule: ThrottleRule,
+): Promise<ThrottleReservation[] | null> {
+  const sorted = [...keyHashes].sort(Buffer.compare);
+  const result = await db.query<ThrottleReservation>(
+    `with before as (
+       select key_hash, last_failure_at from login_throttle where key_hash = any($1::bytea[])
+     ),
+     held as (
+       select t.key_hash from login_throttle t
+       where t.key_hash = any($1::bytea[]) and not ${ALLOWED_NOW}
+       order by t.key_hash for update
+     )
+     insert into login_throttle as t (key_hash, failures, last_failure_at)
+     select k, 1, $2 from unnest($1::bytea[]) as k where not exists (select 1 from held)
+     order by k
      on conflict (key_hash) do update set
-       failures = case when login_throttle.last_failure_at < $3 then 1 else login_throttle.failures + 1 end,
-       last_failure_at = $2`,
-    [keyHash, now, windowStart],
+       failures = case when t.last_failure_at < $3 then 1 else t.failures + 1 end,
+       last_failure_at = $2
+     where ${ALLOWED_NOW}
+     returning t.key_hash as "keyHash", t.last_failure_at as "reservedAt",
+       (select b.last_failure_at from before b where b.key_hash = t.key_hash) as "previousFailureAt"`,
+    [sorted, now, windowStart, rule.limit, rule.baseMs, rule.maxMs],
+  );
+  return result.rows.length === sorted.length ? result.rows : null;
+}
+
+/** One counter's reserved attempt: what to give back when the attempt turns out a success. */
+export interface ThrottleReservation {
+  keyHash: Buffer;
+  /** The failure time the reservation wrote. */
+  reservedAt: Date;
+  /** The counter's last failure before the reservation; null when the reservation created it. */
+  previousFailureAt: Date | null;
+}
+
+/**
+ * Gives back one reserved attempt (it turned out a success): the count, and the time of the last
+ * failure unless another attempt has written one since, so a success never re-arms a backoff.
+ */
+export async function refundThrottleAttempt(db: Queryable, reservation: ThrottleReservation): Promise<void> {
+  await db.query(
+    `update login_throttle set failures = greatest(failures - 1, 0),
+       last_failure_at = case when last_failure_at = $2 then coalesce($3, last_failure_at) else last_failure_at end
+     where key_hash = $1`,
+    [reservation.keyHash, reservation.reservedAt, reservation.previousFailureAt],
   );
 }
 

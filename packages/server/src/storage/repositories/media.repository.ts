@@ -25,6 +25,11 @@ export interface MediaRow {
   sizeBytes: number;
   uploadedBy: string;
   uploadedAt: Date;
+  alt: string;
+  width: number | null;
+  height: number | null;
+  focalX: number | null;
+  focalY: number | null;
 }
 
 /** Columns a list can be sorted by. */
@@ -48,7 +53,8 @@ export interface MediaListArgs {
 
 const COLUMNS = `id, project_id as "projectId", environment_id as "environmentId", filename,
   storage_name as "storageName", storage_key as "storageKey", mime_type as "mimeType", category,
-  size_bytes::float8 as "sizeBytes", uploaded_by as "uploadedBy", uploaded_at as "uploadedAt"`;
+  size_bytes::float8 as "sizeBytes", uploaded_by as "uploadedBy", uploaded_at as "uploadedAt", alt, width, height,
+  focal_x as "focalX", focal_y as "focalY"`;
 
 // Whitelisted sort expressions, matching the indexes of migration 0007. Filenames sort
 // case-insensitively and byte-wise ("C"), so PGlite and PostgreSQL agree whatever their locale.
@@ -59,11 +65,14 @@ const SORT_EXPRESSIONS: Record<MediaSortColumn, string> = {
 };
 
 /** Inserts a media row once its object is stored. */
-export async function insertMedia(tx: Queryable, row: Omit<MediaRow, 'uploadedAt'>): Promise<MediaRow> {
+export async function insertMedia(
+  tx: Queryable,
+  row: Omit<MediaRow, 'uploadedAt' | 'alt' | 'focalX' | 'focalY'>,
+): Promise<MediaRow> {
   const result = await tx.query<MediaRow>(
     `insert into media (id, project_id, environment_id, filename, storage_name, storage_key, mime_type, category,
-       size_bytes, uploaded_by)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       size_bytes, uploaded_by, width, height)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      returning ${COLUMNS}`,
     [
       row.id,
@@ -76,9 +85,68 @@ export async function insertMedia(tx: Queryable, row: Omit<MediaRow, 'uploadedAt
       row.category,
       row.sizeBytes,
       row.uploadedBy,
+      row.width,
+      row.height,
     ],
   );
   return result.rows[0] as MediaRow;
+}
+
+/** The editable fields of a media row; a field left out keeps its value. */
+export interface MediaChanges {
+  alt?: string;
+  focalPoint?: { x: number; y: number } | null;
+}
+
+/** Changes the alt text and/or focal point of one media row of the scope; returns it, or null when there is none. */
+export async function updateMedia(
+  db: Queryable,
+  scope: MediaScope,
+  id: string,
+  changes: MediaChanges,
+): Promise<MediaRow | null> {
+  const setFocal = changes.focalPoint !== undefined;
+  const result = await db.query<MediaRow>(
+    `update media set
+       alt = coalesce($4, alt),
+       focal_x = case when $5 then $6::float8 else focal_x end,
+       focal_y = case when $5 then $7::float8 else focal_y end
+     where project_id = $1 and environment_id = $2 and id = $3
+     returning ${COLUMNS}`,
+    [
+      scope.projectId,
+      scope.environmentId,
+      id,
+      changes.alt ?? null,
+      setFocal,
+      changes.focalPoint?.x ?? null,
+      changes.focalPoint?.y ?? null,
+    ],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** A media row with the slugs of its project and environment, for requests that name only the asset id. */
+export interface MediaRowWithTarget extends MediaRow {
+  projectSlug: string;
+  environmentName: string;
+  /** The project's settings (image presets and limits), read fresh with the row. */
+  projectSettings: Record<string, unknown>;
+}
+
+/**
+ * Finds a media row by id alone, with its project and environment names: the image route carries no
+ * routing headers (it works in `<img src>`), so the row says where it stands and the caller checks access.
+ */
+export async function findMediaWithTarget(db: Queryable, id: string): Promise<MediaRowWithTarget | null> {
+  const result = await db.query<MediaRowWithTarget>(
+    `select m.*, p.slug as "projectSlug", e.name as "environmentName", p.settings as "projectSettings"
+     from (select ${COLUMNS} from media where id = $1) m
+     join projects p on p.id = m."projectId"
+     join environments e on e.id = m."environmentId"`,
+    [id],
+  );
+  return result.rows[0] ?? null;
 }
 
 /** Finds one media row of the scope, or null. */

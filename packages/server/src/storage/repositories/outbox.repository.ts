@@ -30,6 +30,21 @@ export async function insertOutboxEvent(
   );
 }
 
+/** Inserts many events of one environment with one statement, in order; inside the change's transaction. */
+export async function insertOutboxEvents(
+  tx: Queryable,
+  scope: { projectId: string; environmentId: string },
+  events: readonly { id: string; type: EventType; payload: Record<string, unknown> }[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await tx.query(
+    `insert into outbox_events (id, project_id, environment_id, type, payload)
+     select (e->>'id')::uuid, $1, $2, e->>'type', e->'payload'
+     from jsonb_array_elements($3::jsonb) with ordinality as x(e, ord) order by ord`,
+    [scope.projectId, scope.environmentId, JSON.stringify(events)],
+  );
+}
+
 /**
  * Claims up to `limit` undispatched events, oldest first; rows locked by another process are
  * skipped, so several workers share the outbox without taking an event twice.

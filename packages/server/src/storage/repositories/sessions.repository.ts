@@ -18,6 +18,9 @@ export interface SessionPrincipalRow extends SessionRow {
   email: string;
   role: Role;
   disabledAt: Date | null;
+  hasPassword: boolean;
+  /** A confirmed second factor (user_mfa.enabled_at set). */
+  mfaEnabled: boolean;
   grants: GrantRow[];
 }
 
@@ -46,6 +49,8 @@ export async function insertSession(db: Queryable, row: SessionRow & { tokenHash
 export async function findSessionPrincipal(db: Queryable, tokenHash: Buffer): Promise<SessionPrincipalRow | null> {
   const result = await db.query<SessionPrincipalRow>(
     `select ${COLUMNS}, u.email, u.role, u.disabled_at as "disabledAt",
+       u.password_hash is not null as "hasPassword",
+       exists (select 1 from user_mfa m where m.user_id = u.id and m.enabled_at is not null) as "mfaEnabled",
        coalesce(
          json_agg(json_build_object('project', p.slug, 'environment', coalesce(e.name, '*'), 'role', g.role))
            filter (where g.user_id is not null),

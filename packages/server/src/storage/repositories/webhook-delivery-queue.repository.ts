@@ -184,11 +184,14 @@ export async function recordAttemptOutcome(
  * the same clock the claim compares with.
  */
 export async function findMsUntilNextDue(db: Queryable): Promise<number | null> {
+  // Not `greatest(0, ...)` in SQL: greatest ignores a null, so an empty queue read 0 ("due now") and an
+  // idle server re-checked every MIN_RECHECK_MS (docs/benchmarks.md "Idle CPU").
   const result = await db.query<{ ms: number | null }>(
-    `select greatest(0, extract(epoch from (min(greatest(d.next_attempt_at, coalesce(d.locked_until, d.next_attempt_at)))
+    `select (extract(epoch from (min(greatest(d.next_attempt_at, coalesce(d.locked_until, d.next_attempt_at)))
        - now())) * 1000)::float8 as ms
      from webhook_deliveries d join webhooks w on w.id = d.webhook_id
      where d.status = 'pending' and w.active and w.deleted_at is null`,
   );
-  return result.rows[0]?.ms ?? null;
+  const ms = result.rows[0]?.ms ?? null;
+  return ms === null ? null : Math.max(0, ms);
 }

@@ -1,3 +1,4 @@
+import { noteAuditTarget } from '../../../audit/audit-scope.js';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import type { DocumentRow } from '../../../storage/repositories/document-row.js';
@@ -26,5 +27,7 @@ export async function recordDocumentEvent(
   type: Extract<EventType, `content.${string}`>,
   row: DocumentRow,
 ): Promise<void> {
+  // Every document change passes here: the action's audit entry names the document (docs/audit.md).
+  noteAuditTarget({ type: row.type, documentId: row.id, locale: row.locale });
   await outbox.record(tx, ctx.target, { type, actor: actorOf(ctx), document: eventDocument(row) });
 }

@@ -6,7 +6,7 @@
 import { CmsError, collectReferences, invalidInput, SCHEMA_SYNC_HINT, type SchemaType } from '@cms/core';
 import type { Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
-import { findReferenceTargets } from '../../../storage/repositories/documents.repository.js';
+import { findReferenceTargets, type ReferenceTargetRow } from '../../../storage/repositories/documents.repository.js';
 import {
   type EffectiveSchema,
   EMPTY_SCHEMA_HASH,
@@ -35,11 +35,27 @@ async function referenceProblems(
   type: SchemaType,
   frontmatter: Record<string, unknown>,
 ): Promise<Record<string, string>> {
-  const references = collectReferences(type, frontmatter);
-  const ids = [...new Set(references.map((reference) => reference.documentId))];
+  const ids = referencedIds(type, frontmatter);
   const found = new Map((await findReferenceTargets(tx, target, ids)).map((row) => [row.id, row]));
+  return referenceProblemsIn(type, frontmatter, found);
+}
+
+/** The distinct document ids a (validated) frontmatter references. */
+export function referencedIds(type: SchemaType, frontmatter: Record<string, unknown>): string[] {
+  return [...new Set(collectReferences(type, frontmatter).map((reference) => reference.documentId))];
+}
+
+/**
+ * Why each reference is unacceptable, given the targets found (by id) among `referencedIds`: lets a
+ * batch check the references of all its documents with one query.
+ */
+export function referenceProblemsIn(
+  type: SchemaType,
+  frontmatter: Record<string, unknown>,
+  found: ReadonlyMap<string, ReferenceTargetRow>,
+): Record<string, string> {
   const problems: Record<string, string> = {};
-  for (const reference of references) {
+  for (const reference of collectReferences(type, frontmatter)) {
     const row = found.get(reference.documentId);
     const wanted = `must reference a "${reference.targetType}" document`;
     if (!row) problems[reference.path] = `${wanted}: ${reference.documentId} does not exist in this environment`;

@@ -18,16 +18,12 @@ export function documentVersionActions(
     defineAction({
       route: contentPublishRoute,
       permissions: ['content:publish'],
-      handler: async ({ params, body }, ctx) =>
-        lifecycle.publish(ctx, {
-          documentId: params.documentId,
-          ...(body?.changeSummary !== undefined ? { changeSummary: body.changeSummary } : {}),
-        }),
+      handler: async (input, ctx) => lifecycle.publish(ctx, input),
     }),
     defineAction({
       route: contentUnpublishRoute,
       permissions: ['content:publish'],
-      handler: async ({ params }, ctx) => lifecycle.unpublish(ctx, params),
+      handler: async (input, ctx) => lifecycle.unpublish(ctx, input),
     }),
     defineAction({
       route: contentVersionsListRoute,

@@ -1,4 +1,4 @@
-import { notFound, type Page } from '@cms/core';
+import { notFound, type Page, type RestoreVersionResult } from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
 import {
@@ -14,16 +14,6 @@ import type { DocumentsDeps } from './documents.service.js';
 
 /** A version entry of the history (interface.md "Version entry"). */
 export type VersionEntry = Pick<VersionRow, 'version' | 'publishedAt' | 'publishedBy' | 'changeSummary'>;
-
-/** `POST /content/{documentId}/versions/{version}/restore` answer. */
-export interface RestoreVersionResult {
-  documentId: string;
-  version: number;
-  publishedVersion: number | null;
-  draftRevision: number;
-  hasUnpublishedChanges: boolean;
-  restoredFromVersion: number;
-}
 
 /** Version history: list, read one snapshot, restore a snapshot into the draft. */
 export function createDocumentVersionsService(deps: DocumentsDeps) {

@@ -1,30 +1,11 @@
+import type { Document, ResolveError } from '@cms/core';
 import type { Target } from '../../../http/request-context.js';
-import { contentOf, type DocumentContentRow, type DocumentRow } from '../../../storage/repositories/document-row.js';
-
-/** Wire shape of a document (interface.md "Document"); dates serialize as ISO 8601 with milliseconds. */
-export interface DocumentView {
-  documentId: string;
-  translationGroupId: string;
-  project: string;
-  environment: string;
-  path: string;
-  type: string;
-  locale: string;
-  format: 'md' | 'mdx';
-  isDeleted: boolean;
-  hasUnpublishedChanges: boolean;
-  version: number;
-  publishedVersion: number | null;
-  draftRevision: number;
-  frontmatter: Record<string, unknown>;
-  body: string;
-  resolveErrors: Record<string, unknown>;
-  createdBy: string;
-  updatedBy: string;
-  /** ISO 8601 in UTC with milliseconds. */
-  createdAt: string;
-  updatedAt: string;
-}
+import {
+  contentOf,
+  type DocumentContentRow,
+  type DocumentRow,
+  sourceText,
+} from '../../../storage/repositories/document-row.js';
 
 /** How to render a row: in which project/environment, with resolved references. */
 export interface ContentViewOptions {
@@ -33,7 +14,7 @@ export interface ContentViewOptions {
   /** Frontmatter to show instead of the stored one (references resolved on read). */
   frontmatter?: Record<string, unknown>;
   /** Resolve errors keyed by frontmatter path; `{}` when omitted. */
-  resolveErrors?: Record<string, unknown>;
+  resolveErrors?: Record<string, ResolveError>;
 }
 
 /** How to render a full row: which content, and the rest of ContentViewOptions. */
@@ -43,11 +24,11 @@ export interface DocumentViewOptions extends ContentViewOptions {
 }
 
 /**
- * The one mapping from a document's content to the document response, shared by the write and
+ * The one mapping from a document's content to the document response (core's `Document`), shared by the write and
  * read areas so both answer the same shape. A never-published document's published content is empty.
  * @example toContentView(row, { target: ctx.target })
  */
-export function toContentView(row: DocumentContentRow, options: ContentViewOptions): DocumentView {
+export function toContentView(row: DocumentContentRow, options: ContentViewOptions): Document {
   return {
     documentId: row.id,
     translationGroupId: row.translationGroupId,
@@ -64,6 +45,7 @@ export function toContentView(row: DocumentContentRow, options: ContentViewOptio
     draftRevision: row.draftRevision,
     frontmatter: options.frontmatter ?? row.frontmatter ?? {},
     body: row.body ?? '',
+    ...(row.source ? { source: sourceText(row.source) as string } : {}),
     resolveErrors: options.resolveErrors ?? {},
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
@@ -76,6 +58,6 @@ export function toContentView(row: DocumentContentRow, options: ContentViewOptio
  * A full documents row (as writes return it) rendered with its draft or published content.
  * @example toDocumentView(row, { draft: true, target: ctx.target })
  */
-export function toDocumentView(row: DocumentRow, options: DocumentViewOptions): DocumentView {
+export function toDocumentView(row: DocumentRow, options: DocumentViewOptions): Document {
   return toContentView(contentOf(row, options.draft), options);
 }

@@ -48,12 +48,12 @@ export function documentActions(documents: DocumentsService, lifecycle: Document
     defineAction({
       route: contentDeleteRoute,
       permissions: ['content:delete'],
-      handler: async ({ params }, ctx) => lifecycle.remove(ctx, params),
+      handler: async (input, ctx) => lifecycle.remove(ctx, input),
     }),
     defineAction({
       route: contentRestoreRoute,
       permissions: ['content:write'],
-      handler: async ({ params }, ctx) => lifecycle.restore(ctx, params),
+      handler: async (input, ctx) => lifecycle.restore(ctx, input),
     }),
   ];
 }

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, invalidInput } from '@cms/core';
+import { CmsError, type Document, invalidInput } from '@cms/core';
+import { documentChanges } from '../../../audit/audit-changes.js';
+import { noteAuditChanges } from '../../../audit/audit-scope.js';
 import type { Clock } from '../../../clock.js';
 import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
+import { sourceText } from '../../../storage/repositories/document-row.js';
 import {
   findTranslationGroupType,
   insertDocument,
@@ -11,11 +14,13 @@ import {
 } from '../../../storage/repositories/documents.repository.js';
 import type { Outbox } from '../outbox.js';
 import { requireSchemaType, type SchemaReader } from '../schema/schema-reader.js';
+import { checkCreate, newDocumentOf } from './document-create.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getLiveDocumentForChange } from './document-lookup.js';
-import { assertReferences, assertSchemaHash, checkFrontmatter, validateDraft } from './document-validation.js';
-import { type DocumentView, toDocumentView } from './document-view.js';
-import { COPY_SUFFIX, firstFreeCopyPath, pathProblem, resolveLocale } from './path-rules.js';
+import { sourceAfterWrite } from './document-source.js';
+import { assertReferences, assertSchemaHash, validateDraft } from './document-validation.js';
+import { toDocumentView } from './document-view.js';
+import { COPY_SUFFIX, firstFreeCopyPath, pathProblem } from './path-rules.js';
 
 /** What the document services need: storage, the outbox, the schema in force and the time. */
 export interface DocumentsDeps {
@@ -33,6 +38,8 @@ export interface CreateDocumentInput {
   format: 'md' | 'mdx';
   frontmatter: Record<string, unknown>;
   body: string;
+  /** The file's text as written, kept for byte-faithful reads (document-source.ts). */
+  source?: string;
   translationGroupId?: string;
   schemaHash: string | undefined;
   /** `X-CMS-Locale`: the locale of a localized type when the body names none (the body wins). */
@@ -44,6 +51,7 @@ export interface UpdateDocumentInput {
   documentId: string;
   frontmatter: Record<string, unknown>;
   body: string;
+  source?: string;
   draftRevision: number;
   schemaHash: string | undefined;
 }
@@ -71,48 +79,24 @@ async function assertJoinableGroup(tx: Queryable, target: Target, groupId: strin
 export function createDocumentsService(deps: DocumentsDeps) {
   return {
     /** Creates a draft-only document (`version` 0, `draftRevision` 1) and records `content.created`. */
-    async create(ctx: EnvironmentContext, input: CreateDocumentInput): Promise<DocumentView> {
+    async create(ctx: EnvironmentContext, input: CreateDocumentInput): Promise<Document> {
       const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const schema = await deps.schemas.load(tx, target);
         assertSchemaHash(schema, input.schemaHash);
-        const typed = requireSchemaType(schema, input.type);
-        const { type } = typed;
-        const sentLocale = input.locale ?? (type.localized ? input.localeHeader : undefined);
-        const locale = resolveLocale(type.localized, type.name, sentLocale);
-        const badPath = pathProblem(input.path);
-        const checked = checkFrontmatter(deps.schemas, typed, input.frontmatter);
-        // Path, locale and frontmatter problems are reported together.
-        if (badPath || locale.locale === null || checked.value === null) {
-          throw invalidInput({
-            ...(badPath ? { path: badPath } : {}),
-            ...(locale.problem ? { locale: locale.problem } : {}),
-            ...checked.fields,
-          });
-        }
-        const frontmatter = checked.value;
-        await assertReferences(tx, target, type, frontmatter);
+        const checked = checkCreate(deps.schemas, schema, input);
+        await assertReferences(tx, target, checked.type, checked.frontmatter);
         const groupId = input.translationGroupId?.toLowerCase();
-        if (groupId) await assertJoinableGroup(tx, target, groupId, type.name);
-        const row = await insertDocument(tx, target, {
-          id: randomUUID(),
-          translationGroupId: groupId ?? randomUUID(),
-          type: type.name,
-          path: input.path,
-          locale: locale.locale,
-          format: input.format,
-          frontmatter,
-          body: input.body,
-          by: ctx.principal.id,
-          at: deps.clock(),
-        });
+        if (groupId) await assertJoinableGroup(tx, target, groupId, checked.type.name);
+        const row = await insertDocument(tx, target, newDocumentOf(ctx, input, checked, { groupId, at: deps.clock() }));
         await recordDocumentEvent(deps.outbox, tx, ctx, 'content.created', row);
+        noteAuditChanges(documentChanges(null, { frontmatter: row.draftFrontmatter, body: row.draftBody }));
         return toDocumentView(row, { draft: true, target });
       });
     },
 
     /** Replaces the draft (complete frontmatter and body) unless `draftRevision` is stale. */
-    async update(ctx: EnvironmentContext, input: UpdateDocumentInput): Promise<DocumentView> {
+    async update(ctx: EnvironmentContext, input: UpdateDocumentInput): Promise<Document> {
       const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const current = await getLiveDocumentForChange(tx, target, input.documentId);
@@ -120,23 +104,32 @@ export function createDocumentsService(deps: DocumentsDeps) {
         assertSchemaHash(schema, input.schemaHash);
         if (current.draftRevision > input.draftRevision)
           throw revisionConflict(current.draftRevision, input.draftRevision);
-        const frontmatter = await validateDraft(
-          deps,
-          tx,
-          { ...requireSchemaType(schema, current.type), target },
-          input.frontmatter,
-        );
+        const typed = requireSchemaType(schema, current.type);
+        const frontmatter = await validateDraft(deps, tx, { ...typed, target }, input.frontmatter);
         const row = await updateDraftIfRevision(tx, target, {
           id: current.id,
           revision: input.draftRevision,
           frontmatter,
           body: input.body,
+          source: sourceAfterWrite({
+            sent: input.source,
+            previous: sourceText(current.draftSource),
+            frontmatter,
+            body: input.body,
+            fields: typed.type.fields,
+          }),
           by: ctx.principal.id,
           at: deps.clock(),
         });
         // The row is locked above, so only a change of locking strategy could get here.
         if (!row) throw revisionConflict(current.draftRevision + 1, input.draftRevision);
         await recordDocumentEvent(deps.outbox, tx, ctx, 'content.updated', row);
+        noteAuditChanges(
+          documentChanges(
+            { frontmatter: current.draftFrontmatter, body: current.draftBody },
+            { frontmatter: row.draftFrontmatter, body: row.draftBody },
+          ),
+        );
         return toDocumentView(row, { draft: true, target });
       });
     },
@@ -145,7 +138,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
      * Copies a document's draft into a new draft-only document with a new id, a new translation
      * group and a new path: the one given, else the first free of `<path>-copy`, `<path>-copy-2`, ...
      */
-    async duplicate(ctx: EnvironmentContext, input: DuplicateDocumentInput): Promise<DocumentView> {
+    async duplicate(ctx: EnvironmentContext, input: DuplicateDocumentInput): Promise<Document> {
       const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const source = await getLiveDocumentForChange(tx, target, input.documentId);
@@ -168,6 +161,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
           format: source.format,
           frontmatter: source.draftFrontmatter,
           body: source.draftBody,
+          source: sourceText(source.draftSource) ?? null,
           by: ctx.principal.id,
           at: deps.clock(),
         });

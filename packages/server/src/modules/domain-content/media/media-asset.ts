@@ -1,21 +1,7 @@
-import { MEDIA_FILE_PATH_PREFIX } from '@cms/core';
+import { MEDIA_FILE_PATH_PREFIX, type MediaAsset } from '@cms/core';
 import type { Target } from '../../../http/request-context.js';
 import type { MediaCategory } from '../../../media/media-metadata.js';
 import type { MediaRow } from '../../../storage/repositories/media.repository.js';
-
-/** A media asset as the API returns it (interface.md "Media asset", plus `environment` and `category`). */
-export interface MediaAsset {
-  id: string;
-  project: string;
-  environment: string;
-  filename: string;
-  mimeType: string;
-  category: MediaCategory;
-  sizeBytes: number;
-  url: string;
-  uploadedBy: string;
-  uploadedAt: string;
-}
 
 /** Path prefix of file urls (declared with the file route). */
 export { MEDIA_FILE_PATH_PREFIX };
@@ -45,5 +31,9 @@ export function toMediaAsset(row: MediaRow, target: Target, publicUrl: string): 
     url: mediaFileUrl(publicUrl, row),
     uploadedBy: row.uploadedBy,
     uploadedAt: row.uploadedAt.toISOString(),
+    alt: row.alt,
+    width: row.width,
+    height: row.height,
+    focalPoint: row.focalX !== null && row.focalY !== null ? { x: row.focalX, y: row.focalY } : null,
   };
 }

@@ -17,6 +17,7 @@ export const MEDIA_FILE_SANDBOX_CSP = "default-src 'none'; style-src 'unsafe-inl
 const INLINE_PREFIXES = ['image/', 'video/', 'audio/'];
 const INLINE_TYPES = new Set(['application/pdf']);
 const SVG = 'image/svg+xml';
+const PDF = 'application/pdf';
 
 /** How the file service reads stored objects. */
 export interface MediaFileReader {
@@ -90,8 +91,9 @@ function representationHeaders(row: MediaRow): Record<string, string> {
     'x-content-type-options': 'nosniff',
     // Files are meant to be embedded by other sites (`<img src>` on the website).
     'cross-origin-resource-policy': 'cross-origin',
-    // An SVG shown inline can carry script; attachments are sandboxed too should a browser render one.
-    ...(mime === SVG || !inline ? { 'content-security-policy': MEDIA_FILE_SANDBOX_CSP } : {}),
+    // An SVG or a PDF shown inline can carry script; attachments are sandboxed too should a browser
+    // render one. The sandbox gives the file an opaque origin: nothing in it can reach this site's.
+    ...(mime === SVG || mime === PDF || !inline ? { 'content-security-policy': MEDIA_FILE_SANDBOX_CSP } : {}),
   };
 }
 

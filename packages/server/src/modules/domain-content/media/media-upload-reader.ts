@@ -48,7 +48,7 @@ export async function openUpload(request: FastifyRequest, maxUploadBytes: number
   const parserErrors = new WeakSet<object>();
   const failed = (error: unknown) => {
     const aborted = request.raw.destroyed && !request.raw.readableEnded;
-    discardRequestBody(request.raw, budget);
+    discardRequestBody(request.raw, DISCARD_BUDGETS * budget);
     if (aborted && !isCmsError(error)) {
       return new CmsError('INVALID_INPUT', 'The client closed the connection before the upload was complete.');
     }
@@ -118,6 +118,14 @@ function asClientError(error: unknown): unknown {
   if (typeof (error as { statusCode?: unknown }).statusCode === 'number') return error;
   return new CmsError('INVALID_INPUT', `The multipart body is malformed: ${error.message}.`);
 }
+
+/**
+ * How many upload limits' worth of a refused body are read and dropped before the connection is cut.
+ * The error answer waits on its audit entry (written before the response, docs/audit.md), and a
+ * client on the same machine sends megabytes in that time: with one limit's worth, a file of twice
+ * the limit was cut before its 413 could be read.
+ */
+const DISCARD_BUDGETS = 4;
 
 /**
  * After a failure the rest of the body is read and dropped, so the client can finish sending and

@@ -1,4 +1,4 @@
-import { mediaDeleteRoute, mediaGetRoute, mediaListRoute, mediaUploadRoute } from '@cms/core';
+import { mediaDeleteRoute, mediaGetRoute, mediaListRoute, mediaUpdateRoute, mediaUploadRoute } from '@cms/core';
 import { type AnyAction, defineAction } from '../../../actions/define-action.js';
 import type { MediaService } from './media.service.js';
 import { multipartUploadScope, openUpload } from './media-upload-reader.js';
@@ -10,14 +10,13 @@ export function mediaActions(deps: { media: MediaService; maxUploadBytes: number
     defineAction({
       route: mediaListRoute,
       permissions: ['media:read'],
-      cli: { alias: 'media list', inputMode: 'flags' },
       handler: ({ query }, ctx) => media.list(ctx, query),
     }),
     defineAction({
       route: mediaUploadRoute,
       permissions: ['media:upload'],
       setupScope: multipartUploadScope(maxUploadBytes),
-      cli: { alias: 'media upload', inputMode: 'file' },
+      cli: { inputMode: 'file' },
       // The body is a stream, read by the service as it arrives: the one handler that needs the request.
       handler: async (_input, ctx, { request }) => {
         const upload = await openUpload(request, maxUploadBytes);
@@ -32,6 +31,11 @@ export function mediaActions(deps: { media: MediaService; maxUploadBytes: number
       route: mediaGetRoute,
       permissions: ['media:read'],
       handler: ({ params }, ctx) => media.get(ctx, params.id),
+    }),
+    defineAction({
+      route: mediaUpdateRoute,
+      permissions: ['media:upload'],
+      handler: ({ params, body }, ctx) => media.update(ctx, params.id, body),
     }),
     defineAction({
       route: mediaDeleteRoute,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { CmsError, isCmsError, notFound, type Page } from '@cms/core';
+import { CmsError, isCmsError, type MediaAsset, type MediaUpdateBody, notFound, type Page } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EnvironmentContext, Target } from '../../../http/request-context.js';
+import { readImageSize } from '../../../media/image-transform.js';
 import {
   detectMimeType,
   MIME_SNIFF_BYTES,
@@ -20,10 +21,12 @@ import {
   insertMedia,
   listMedia,
   type MediaRow,
+  updateMedia,
 } from '../../../storage/repositories/media.repository.js';
+import { listMediaVariantKeys } from '../../../storage/repositories/media-variants.repository.js';
 import { MEDIA_IMAGE_LIMIT_SETTING, mediaImageLimitOf } from '../../../tenancy/project-settings.js';
 import type { Outbox } from '../outbox.js';
-import { type MediaAsset, mediaFileUrl, toMediaAsset } from './media-asset.js';
+import { mediaFileUrl, toMediaAsset } from './media-asset.js';
 import type { MediaPurgeWorker } from './media-purge-worker.js';
 import { type MediaListQuery, toMediaListArgs } from './media-query.js';
 
@@ -56,6 +59,9 @@ export interface MediaServiceDeps {
   log: FastifyBaseLogger;
 }
 
+/** Bytes of a stored image read for its pixel size: every common format states it well before this. */
+const IMAGE_HEADER_BYTES = 512 * 1024;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Media rules: upload, list, get, delete, and the lookups behind file urls. */
@@ -71,6 +77,20 @@ export function createMediaService(deps: MediaServiceDeps) {
     await storage.delete(key).catch((error: unknown) => {
       log.error({ err: error, key }, 'could not remove a media object after a failed upload');
     });
+  }
+
+  /** The pixel size of a stored image, from the head of its object; null when it cannot be read. */
+  async function imageSizeOf(key: string, log: FastifyBaseLogger) {
+    try {
+      const object = await storage.get(key, { range: { start: 0, end: IMAGE_HEADER_BYTES - 1 } });
+      if (!object) return null;
+      const chunks: Buffer[] = [];
+      for await (const chunk of object.body) chunks.push(chunk as Buffer);
+      return await readImageSize(Buffer.concat(chunks));
+    } catch (error: unknown) {
+      log.warn({ err: error, key }, 'could not read the pixel size of an uploaded image');
+      return null;
+    }
   }
 
   return {
@@ -104,6 +124,7 @@ export function createMediaService(deps: MediaServiceDeps) {
 
       try {
         await source.assertNoMoreParts();
+        const size = category === 'image' ? await imageSizeOf(storageKey, ctx.log) : null;
         return await withTransaction(db, async (tx) => {
           const row = await insertMedia(tx, {
             id,
@@ -116,6 +137,8 @@ export function createMediaService(deps: MediaServiceDeps) {
             category,
             sizeBytes,
             uploadedBy: ctx.principal.id,
+            width: size?.width ?? null,
+            height: size?.height ?? null,
           });
           await outbox.record(tx, target, {
             type: 'media.uploaded',
@@ -151,6 +174,14 @@ export function createMediaService(deps: MediaServiceDeps) {
       return toMediaAsset(row, target, publicUrl);
     },
 
+    /** Changes the alt text and/or the focal point (variants cropped around the old point stay until purged with the asset). */
+    async update(ctx: EnvironmentContext, id: string, changes: MediaUpdateBody): Promise<MediaAsset> {
+      const { target } = ctx;
+      const row = await updateMedia(db, target, id, changes);
+      if (!row) throw notFound(`Media ${id}`);
+      return toMediaAsset(row, target, publicUrl);
+    },
+
     /**
      * Deletes the row, which queues its object's purge in the same transaction (migration 0012),
      * then deletes the object. Once this returns the file url answers 404; should the object delete
@@ -158,9 +189,12 @@ export function createMediaService(deps: MediaServiceDeps) {
      */
     async delete(ctx: EnvironmentContext, id: string): Promise<{ deleted: true; id: string }> {
       const { target } = ctx;
+      // Variants recorded after this read are queued by the delete all the same; the loop purges those.
+      const variantKeys = await listMediaVariantKeys(db, target, id);
       const row = await deleteMedia(db, target, id);
       if (!row) throw notFound(`Media ${id}`);
       await purge.purgeNow(row.storageKey);
+      for (const key of variantKeys) await purge.purgeNow(key);
       return { deleted: true, id };
     },
 

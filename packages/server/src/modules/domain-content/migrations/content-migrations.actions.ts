@@ -8,7 +8,6 @@ export function contentMigrationActions(migrations: ContentMigrationsService): A
     defineAction({
       route: contentMigrateRoute,
       permissions: ['content:write'],
-      cli: { alias: 'content migrate', inputMode: 'file' },
       handler: async ({ body }, ctx) => migrations.migrate(ctx, body),
     }),
   ];

@@ -16,6 +16,11 @@ import type { InvalidationBus } from '../../../tenancy/invalidation.js';
 export interface CachedAnswer {
   body: Buffer;
   etag: string;
+  /**
+   * The body compressed with Brotli and with gzip, made once when the answer is stored, so an answer
+   * from the cache costs no compression; null for a body too small to be worth it.
+   */
+  encoded?: { br: Buffer; gzip: Buffer } | null;
 }
 
 interface Entry extends CachedAnswer {
@@ -60,7 +65,11 @@ export function createPublishedReadCache(options: { bus: InvalidationBus; maxByt
       ? new LRUCache<string, Entry>({
           maxSize: maxBytes,
           ttl: ENTRY_LIFETIME_MS,
-          sizeCalculation: (entry, key) => entry.body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES,
+          sizeCalculation: (entry, key) =>
+            entry.body.byteLength +
+            (entry.encoded ? entry.encoded.br.byteLength + entry.encoded.gzip.byteLength : 0) +
+            key.length * 2 +
+            ENTRY_OVERHEAD_BYTES,
         })
       : null;
   let clock = 0;

@@ -7,7 +7,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PublishedReadCache } from './published-read-cache.js';
+import {
+  COMPRESS_MIN_BYTES,
+  type ContentEncoding,
+  compressSync,
+  encodesItsOwnAnswer,
+  markEncoded,
+  negotiateEncoding,
+} from '../../../http/compression.js';
+import type { CachedAnswer, PublishedReadCache } from './published-read-cache.js';
 
 /** What the published answer depends on besides the URL: routing headers, locale and API key. */
 export const PUBLISHED_VARY = 'Authorization, X-CMS-Project, X-CMS-Environment, X-CMS-Locale';
@@ -69,7 +77,8 @@ function keyOf(request: FastifyRequest, environmentId: string): string {
 function planOf(request: FastifyRequest, cache: PublishedReadCache): Plan | null {
   const query = request.query as Record<string, unknown> | undefined;
   const { ctx } = request;
-  if (request.method !== 'GET' || query?.draft === true || !ctx.target) return null;
+  // A release preview shows drafts: never kept, so never answered to another caller.
+  if (request.method !== 'GET' || query?.draft === true || query?.release !== undefined || !ctx.target) return null;
   if (ctx.principal.type === 'preview') return null;
   const { environmentId } = ctx.target;
   return { environmentId, key: keyOf(request, environmentId), stamp: cache.stamp() };
@@ -82,7 +91,27 @@ function asksForFreshAnswer(request: FastifyRequest): boolean {
 }
 
 function isDraftRead(request: FastifyRequest): boolean {
-  return (request.query as Record<string, unknown> | undefined)?.draft === true;
+  const query = request.query as Record<string, unknown> | undefined;
+  return query?.draft === true || query?.release !== undefined;
+}
+
+/**
+ * The bytes and ETag of an answer for this request's `Accept-Encoding`: Brotli, gzip or plain. Each
+ * encoding is its own representation, so its strong ETag is the plain one with `-br` or `-gzip`.
+ */
+function representationOf(request: FastifyRequest, answer: CachedAnswer) {
+  const encoding: ContentEncoding | null = answer.encoded
+    ? negotiateEncoding(request.headers['accept-encoding'])
+    : null;
+  if (!encoding || !answer.encoded) return { body: answer.body, etag: answer.etag, encoding: null };
+  return { body: answer.encoded[encoding], etag: `${answer.etag.slice(0, -1)}-${encoding}"`, encoding };
+}
+
+/** A stored answer: the body, its ETag, and its compressed forms when it is large enough. */
+function answerOf(body: Buffer): CachedAnswer {
+  const encoded =
+    body.byteLength >= COMPRESS_MIN_BYTES ? { br: compressSync(body, 'br'), gzip: compressSync(body, 'gzip') } : null;
+  return { body, etag: etagOf(body), encoded };
 }
 
 /** Headers of a published answer with this ETag. */
@@ -118,13 +147,19 @@ export function publishedReadHooks(cache: PublishedReadCache, settings: HttpCach
         done();
         return;
       }
-      setPublishedHeaders(request, reply, hit.etag, settings);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], hit.etag)) reply.code(304).send();
-      else reply.code(200).type('application/json; charset=utf-8').send(hit.body);
+      encodesItsOwnAnswer(request);
+      const answer = representationOf(request, hit);
+      setPublishedHeaders(request, reply, answer.etag, settings);
+      markEncoded(reply, answer.encoding);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) reply.code(304).send();
+      else reply.code(200).type('application/json; charset=utf-8').send(answer.body);
     });
     scope.addHook('preHandler', (request, _reply, done) => {
       const plan = planOf(request, cache);
-      if (plan) plans.set(request, plan);
+      if (plan) {
+        plans.set(request, plan);
+        encodesItsOwnAnswer(request);
+      }
       done();
     });
     scope.addHook('onSend', (request, reply, payload, done) => {
@@ -139,16 +174,17 @@ export function publishedReadHooks(cache: PublishedReadCache, settings: HttpCach
         done(null, payload);
         return;
       }
-      const body = Buffer.from(payload);
-      const etag = etagOf(body);
-      cache.store(plan.environmentId, plan.key, plan.stamp, { body, etag });
-      setPublishedHeaders(request, reply, etag, settings);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+      const stored = answerOf(Buffer.from(payload));
+      cache.store(plan.environmentId, plan.key, plan.stamp, stored);
+      const answer = representationOf(request, stored);
+      setPublishedHeaders(request, reply, answer.etag, settings);
+      markEncoded(reply, answer.encoding);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) {
         reply.code(304);
         done(null, '');
         return;
       }
-      done(null, body);
+      done(null, answer.body);
     });
   };
 }

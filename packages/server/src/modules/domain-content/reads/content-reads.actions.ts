@@ -1,4 +1,10 @@
-import { contentGetRoute, contentListRoute, contentOverviewRoute, contentVariantsListRoute } from '@cms/core';
+import {
+  contentDigestRoute,
+  contentGetRoute,
+  contentListRoute,
+  contentOverviewRoute,
+  contentVariantsListRoute,
+} from '@cms/core';
 import { type AnyAction, defineAction } from '../../../actions/define-action.js';
 import type { ContentReadsService } from './content-reads.service.js';
 
@@ -11,7 +17,6 @@ export function contentReadsActions(service: ContentReadsService): AnyAction[] {
     defineAction({
       route: contentListRoute,
       permissions: ['content:read'],
-      cli: { alias: 'content list', inputMode: 'flags' },
       handler: ({ query, headers }, ctx) => service.list(ctx, { ...query, ...headerLocale(headers['x-cms-locale']) }),
     }),
     defineAction({
@@ -20,9 +25,13 @@ export function contentReadsActions(service: ContentReadsService): AnyAction[] {
       handler: ({ query }, ctx) => service.overview(ctx, query.type === undefined ? {} : { types: query.type }),
     }),
     defineAction({
+      route: contentDigestRoute,
+      permissions: ['content:read', 'content:read:draft'],
+      handler: ({ query }, ctx) => service.digest(ctx, query.type === undefined ? {} : { types: query.type }),
+    }),
+    defineAction({
       route: contentGetRoute,
       permissions: ['content:read'],
-      cli: { alias: 'content get', inputMode: 'flags' },
       handler: ({ params, query, headers }, ctx) =>
         service.get(ctx, { ...query, documentId: params.documentId, ...headerLocale(headers['x-cms-locale']) }),
     }),

@@ -12,6 +12,7 @@ export function previewTokensActions(service: PreviewTokensService): AnyAction[]
         service.issue(ctx, {
           documentId: params.documentId,
           ...(body?.previewUrl === undefined ? {} : { previewUrl: body.previewUrl }),
+          ...(body?.release === undefined ? {} : { release: body.release }),
         }),
     }),
   ];

@@ -3,13 +3,14 @@ import type { Clock } from '../../../clock.js';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import { findReadableDocument } from '../../../storage/repositories/content-reads.repository.js';
+import { hasRelease } from '../../../storage/repositories/release-view.js';
 import { signPreviewToken } from './preview-tokens.js';
 
 /** Issues preview tokens for drafts. */
 export interface PreviewTokensService {
   issue(
     ctx: EnvironmentContext,
-    input: { documentId: string; previewUrl?: string },
+    input: { documentId: string; previewUrl?: string; release?: string },
   ): Promise<{ token: string; expiresAt: Date }>;
 }
 
@@ -34,6 +35,8 @@ export function createPreviewTokensService(deps: {
   db: Queryable;
   secret: string | null;
   clock: Clock;
+  /** Token lifetime (CMS_PREVIEW_TOKEN_TTL_SECONDS); the default is decisions.md §5's 10 minutes. */
+  ttlSeconds?: number;
 }): PreviewTokensService {
   const { clock } = deps;
   return {
@@ -43,6 +46,9 @@ export function createPreviewTokensService(deps: {
       const { target } = ctx;
       const row = await findReadableDocument(deps.db, target, { id: input.documentId }, { draft: true });
       if (!row) throw notFound(`Document ${input.documentId}`);
+      if (input.release !== undefined && !(await hasRelease(deps.db, target, input.release))) {
+        throw notFound(`Release ${input.release} in this project and environment`);
+      }
       return signPreviewToken(
         deps.secret,
         {
@@ -53,8 +59,10 @@ export function createPreviewTokensService(deps: {
           path: row.path,
           draftRevision: row.draftRevision,
           ...(input.previewUrl === undefined ? {} : { previewUrl: input.previewUrl }),
+          ...(input.release === undefined ? {} : { release: input.release }),
         },
         clock(),
+        deps.ttlSeconds,
       );
     },
   };

@@ -2,7 +2,7 @@
  * Preview tokens (decisions.md §5): HS256 JWTs bound to one draft, handed to a preview host that
  * presents them as `Authorization: Preview <token>` to read that draft.
  */
-import type { Scope } from '@cms/core';
+import type { PreviewClaims, Scope } from '@cms/core';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Principal } from '../../../http/request-context.js';
 
@@ -13,18 +13,13 @@ export const PREVIEW_TOKEN_TTL_SECONDS = 600;
 const PREVIEW_AUDIENCE = 'cms:preview';
 const ALGORITHM = 'HS256';
 
-/** What a preview token is bound to (decisions.md §5). */
-export interface PreviewClaims {
-  documentId: string;
-  project: string;
-  environment: string;
-  locale: string;
-  path: string;
-  draftRevision: number;
-  previewUrl?: string;
-}
+/** What a token is bound to when it is signed; `iat` and `exp` are set by the signing. */
+export type PreviewBinding = Omit<PreviewClaims, 'iat' | 'exp'>;
 
-/** A preview token holder: it may only read the draft its token names (see `assertPreviewMayRead`). */
+/**
+ * A preview token holder: it may only read the draft its token names (see `assertPreviewMayRead`),
+ * or, with a release claim, content as that release would publish it (`assertPreviewRequest`).
+ */
 export interface PreviewPrincipal extends Principal {
   readonly type: 'preview';
   readonly preview: PreviewClaims;
@@ -42,14 +37,15 @@ function keyOf(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-/** Signs a token for these claims, valid for PREVIEW_TOKEN_TTL_SECONDS from `now`. */
+/** Signs a token for these claims, valid for `ttlSeconds` (by default PREVIEW_TOKEN_TTL_SECONDS) from `now`. */
 export async function signPreviewToken(
   secret: string,
-  claims: PreviewClaims,
+  claims: PreviewBinding,
   now: Date,
+  ttlSeconds = PREVIEW_TOKEN_TTL_SECONDS,
 ): Promise<{ token: string; expiresAt: Date }> {
   const issuedAt = Math.floor(now.getTime() / 1000);
-  const expiresAt = issuedAt + PREVIEW_TOKEN_TTL_SECONDS;
+  const expiresAt = issuedAt + ttlSeconds;
   const token = await new SignJWT({ ...claims })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setAudience(PREVIEW_AUDIENCE)
@@ -67,19 +63,33 @@ export async function verifyPreviewToken(secret: string, token: string, now: Dat
       audience: PREVIEW_AUDIENCE,
       currentDate: now,
     });
-    const { documentId, project, environment, locale, path, draftRevision, previewUrl } = payload;
+    const { documentId, project, environment, locale, path, draftRevision, previewUrl, release, iat, exp } = payload;
     if (
+      typeof iat !== 'number' ||
+      typeof exp !== 'number' ||
       typeof documentId !== 'string' ||
       typeof project !== 'string' ||
       typeof environment !== 'string' ||
       typeof locale !== 'string' ||
       typeof path !== 'string' ||
       typeof draftRevision !== 'number' ||
-      (previewUrl !== undefined && typeof previewUrl !== 'string')
+      (previewUrl !== undefined && typeof previewUrl !== 'string') ||
+      (release !== undefined && typeof release !== 'string')
     ) {
       return null;
     }
-    return { documentId, project, environment, locale, path, draftRevision, ...(previewUrl ? { previewUrl } : {}) };
+    return {
+      documentId,
+      project,
+      environment,
+      locale,
+      path,
+      draftRevision,
+      ...(previewUrl ? { previewUrl } : {}),
+      ...(release ? { release } : {}),
+      iat,
+      exp,
+    };
   } catch (error: unknown) {
     // Bad signatures, expiry, a wrong audience and malformed tokens are all JOSEErrors.
     if (error instanceof errors.JOSEError) return null;

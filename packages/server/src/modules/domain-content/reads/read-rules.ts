@@ -2,11 +2,10 @@
  * Rules shared by the content reads: who may read drafts, which locale a request asks for, and
  * what a preview token may read.
  */
-import { CmsError, invalidInput, invalidQueryParam } from '@cms/core';
+import { CmsError, invalidInput, invalidQueryParam, type PreviewClaims } from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { DocumentContentRow } from '../../../storage/repositories/document-row.js';
 import { canonicalLocale, DEFAULT_LOCALE } from '../documents/path-rules.js';
-import type { PreviewClaims } from './preview-tokens.js';
 
 /** Draft reads (`draft=true`) need `content:read:draft` besides the action's `content:read`. */
 export function assertCanReadDraft(ctx: EnvironmentContext): void {
@@ -42,6 +41,33 @@ function canonicalOrThrow(sent: string, error: (message: string) => CmsError): s
     );
   }
   return locale;
+}
+
+/**
+ * The release a read previews: `release=` as sent, or the release of a release preview token (which
+ * reads nothing else: not drafts, not another release). Undefined: not a release preview.
+ */
+export function previewedRelease(
+  claims: PreviewClaims | null,
+  input: { draft: boolean; release?: string },
+): string | undefined {
+  const release = input.release?.toLowerCase();
+  if (claims?.release === undefined) {
+    if (release !== undefined && input.draft) {
+      throw invalidQueryParam(
+        { release: 'cannot be combined with draft=true' },
+        'A release preview already shows the drafts of the release: leave out draft=true.',
+      );
+    }
+    return release;
+  }
+  if (input.draft) {
+    throw new CmsError('FORBIDDEN', 'A release preview token reads its release only: leave out draft=true.');
+  }
+  if (release !== undefined && release !== claims.release) {
+    throw new CmsError('FORBIDDEN', 'This preview token is for another release.');
+  }
+  return claims.release;
 }
 
 /** A preview token reads drafts only, and only of its own document (decisions.md §5). */

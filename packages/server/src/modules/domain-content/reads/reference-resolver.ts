@@ -9,23 +9,11 @@ import {
   type FrontmatterReference,
   invalidQueryParam,
   listReferenceFields,
+  type ResolveError,
+  type ResolveErrorCode,
   type SchemaType,
 } from '@cms/core';
 import type { ReferencedRow } from '../../../storage/repositories/content-reads.repository.js';
-
-/** Codes of resolve errors: not HTTP errors, they sit in `resolveErrors` of a successful answer. */
-export type ResolveErrorCode =
-  | 'REFERENCE_NOT_FOUND'
-  | 'REFERENCE_DELETED'
-  | 'REFERENCE_TYPE_MISMATCH'
-  | 'REFERENCE_FORBIDDEN';
-
-/** A resolve error entry, keyed in `resolveErrors` by the value's JSON path (`frontmatter.related[1]`). */
-export interface ResolveError {
-  code: ResolveErrorCode;
-  message: string;
-  ref: { documentId: string; type: string };
-}
 
 /** What replaces a resolved id string. Deeper references in `frontmatter` stay id strings. */
 export interface ResolvedReference {
@@ -121,20 +109,21 @@ export function referenceJsonPathsOfAnyType(types: Iterable<SchemaType>, paths: 
 /**
  * Resolves the `fields` of every subject from the documents its read fetched. Published reads
  * (`draft` false) show the targets' published frontmatter and report never-published targets as
- * REFERENCE_FORBIDDEN; draft reads show the targets' drafts. The subjects' frontmatter is changed
- * in place: it comes fresh from the read's rows.
+ * REFERENCE_FORBIDDEN; draft reads show the targets' drafts; release previews (`release`) show the
+ * targets as the release leaves them (the read's rows carry null frontmatter for absent ones). The
+ * subjects' frontmatter is changed in place: it comes fresh from the read's rows.
  */
 export function resolveReferences(
   subjects: readonly ResolveSubject[],
   referenced: readonly ReferencedRow[],
-  options: { fields: ReadonlySet<string>; draft: boolean },
+  options: { fields: ReadonlySet<string>; draft: boolean; release?: boolean },
 ): ResolveOutcome[] {
   const byId = new Map(referenced.map((row) => [row.id, row]));
   return subjects.map((subject) => {
     const resolveErrors: Record<string, ResolveError> = {};
     for (const ref of collectReferences(subject.type, subject.frontmatter)) {
       if (!options.fields.has(ref.fieldPath)) continue;
-      const outcome = resolveOne(ref, byId.get(ref.documentId), options.draft);
+      const outcome = resolveOne(ref, byId.get(ref.documentId), options);
       if ('code' in outcome) resolveErrors[ref.path] = outcome;
       setAtPath(subject.frontmatter, ref.path, 'code' in outcome ? null : outcome);
     }
@@ -145,7 +134,7 @@ export function resolveReferences(
 function resolveOne(
   ref: FrontmatterReference,
   row: ReferencedRow | undefined,
-  draft: boolean,
+  mode: { draft: boolean; release?: boolean },
 ): ResolvedReference | ResolveError {
   const fail = (code: ResolveErrorCode, message: string): ResolveError => ({
     code,
@@ -160,7 +149,13 @@ function resolveOne(
       `Document ${ref.documentId} is of type "${row.type}", not "${ref.targetType}".`,
     );
   }
-  if (!row.frontmatter || (!draft && row.publishedVersion === null)) {
+  if (mode.release && !row.frontmatter) {
+    return fail(
+      'REFERENCE_FORBIDDEN',
+      `Document ${ref.documentId} would not be published once this release is out (not published, and not published by the release).`,
+    );
+  }
+  if (!row.frontmatter || (!mode.draft && !mode.release && row.publishedVersion === null)) {
     return fail(
       'REFERENCE_FORBIDDEN',
       `Document ${ref.documentId} is not published: only draft reads (draft=true, content:read:draft) show it.`,

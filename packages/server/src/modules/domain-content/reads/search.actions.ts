@@ -8,7 +8,6 @@ export function searchActions(service: SearchService): AnyAction[] {
     defineAction({
       route: contentSearchRoute,
       permissions: ['content:read'],
-      cli: { alias: 'content search', inputMode: 'flags' },
       handler: ({ query, headers }, ctx) => {
         const header = headers['x-cms-locale'];
         return service.search(ctx, { ...query, ...(header === undefined ? {} : { headerLocale: header }) });

@@ -1,7 +1,11 @@
-import type { Page } from '@cms/core';
+import { type Page, SEARCH_RANKED_CANDIDATES, SEARCH_TITLE_CANDIDATES } from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
-import { type SearchHitRow, searchDocuments } from '../../../storage/repositories/search.repository.js';
+import {
+  type SearchFilter,
+  type SearchHitRow,
+  searchDocuments,
+} from '../../../storage/repositories/search.repository.js';
 import { DEFAULT_LOCALE } from '../documents/path-rules.js';
 import type { SchemaReader } from '../schema/schema-reader.js';
 import { requireSchemaType } from '../schema/schema-reader.js';
@@ -36,6 +40,26 @@ const SNIPPET_MIN_WORDS = 10;
  */
 const HEADLINE_OPTIONS = `StartSel=«, StopSel=», MaxWords=${SNIPPET_MAX_WORDS}, MinWords=${SNIPPET_MIN_WORDS}, ShortWord=2`;
 
+/** Shortest last word matched as a prefix: one letter would match most of any collection. */
+const MIN_PREFIX_LENGTH = 2;
+
+/**
+ * The last word of a query as a prefix, when the user is still typing it: the query ends in letters or
+ * digits that are not inside quotes and not excluded (`-word`). `a or gra` keeps its `or`.
+ */
+export function lastWordPrefix(query: string): SearchFilter['prefix'] {
+  const match = /(^|[\s(])([\p{L}\p{N}]+)$/u.exec(query);
+  if (!match?.[2] || match[2].length < MIN_PREFIX_LENGTH) return undefined;
+  if ((query.match(/"/g)?.length ?? 0) % 2 === 1) return undefined;
+  const before = query.slice(0, query.length - match[2].length).trimEnd();
+  const or = /(^|\s)or$/i.exec(before);
+  return {
+    word: match[2].toLowerCase(),
+    rest: or ? before.slice(0, before.length - 2).trimEnd() : before,
+    join: or ? 'or' : 'and',
+  };
+}
+
 /** Creates the search service. A search is one statement, outside transactions. */
 export function createSearchService(deps: { db: Queryable; schemas: SchemaReader }): SearchService {
   const { db, schemas } = deps;
@@ -50,22 +74,26 @@ export function createSearchService(deps: { db: Queryable; schemas: SchemaReader
           ? [...(schema?.types.keys() ?? [])]
           : [requireSchemaType(schema, input.type).type.name];
       const locale = requestedLocale(input);
-      if (types.length === 0) return { items: [], total: 0, limit: input.limit, offset: input.offset };
+      if (types.length === 0)
+        return { items: [], total: 0, limit: input.limit, offset: input.offset, totalIsCapped: false };
       // Non-localized documents have no variants and ignore the locale, as on GET /content (docs/api.md).
+      const prefix = lastWordPrefix(input.q);
       const locales = locale === undefined ? undefined : [...new Set([locale, DEFAULT_LOCALE])];
-      const { hits, total } = await searchDocuments(
+      const { hits, total, capped } = await searchDocuments(
         db,
         target,
         {
           query: input.q,
+          ...(prefix ? { prefix } : {}),
           draft: input.draft,
           types,
           ...(locales === undefined ? {} : { locales }),
           headlineOptions: HEADLINE_OPTIONS,
         },
         { limit: input.limit, offset: input.offset },
+        { candidates: SEARCH_RANKED_CANDIDATES, titleCandidates: SEARCH_TITLE_CANDIDATES },
       );
-      return { items: hits, total, limit: input.limit, offset: input.offset };
+      return { items: hits, total, limit: input.limit, offset: input.offset, totalIsCapped: capped };
     },
   };
 }

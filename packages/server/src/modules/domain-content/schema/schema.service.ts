@@ -4,8 +4,10 @@ import {
   computeSchemaHash,
   invalidInput,
   type ResolvedSchema,
-  type SchemaLocales,
+  type SchemaList,
   type SchemaType,
+  type Serializable,
+  type SyncSchemaResult,
   schemaOrderKey,
   validateResolvedSchema,
 } from '@cms/core';
@@ -29,28 +31,13 @@ import {
 } from './schema-reader.js';
 
 /** `GET /schema`: every type in force and the hash guarding content writes. */
-export interface SchemaView {
-  types: SchemaType[];
-  schemaHash: string;
-  /** The locales the synced config declares (docs/api.md "Schema registry"). */
-  locales?: SchemaLocales;
-}
+export type SchemaView = SchemaList;
 
 /** `PUT /schema/sync` body. */
 export interface SyncSchemaInput {
   rawConfigSnapshot: Record<string, unknown>;
   resolvedSchema: unknown;
   schemaHash: string;
-}
-
-/** `PUT /schema/sync` answer. */
-export interface SyncSchemaResult {
-  synced: boolean;
-  schemaHash: string;
-  typesCount: number;
-  types: string[];
-  syncedAt: Date;
-  syncedBy: string;
 }
 
 /** A pushed schema that passed validation, with its hash. */
@@ -119,7 +106,7 @@ export function createSchemaService(deps: { db: Db; schemas: SchemaReader; bus: 
      * same. Documents are never touched: a removed field simply stops being validated
      * (interface.md "Schema endpoints"). Answers the effective schema's hash and types.
      */
-    async sync(ctx: EnvironmentContext, input: SyncSchemaInput): Promise<SyncSchemaResult> {
+    async sync(ctx: EnvironmentContext, input: SyncSchemaInput): Promise<Serializable<SyncSchemaResult>> {
       const { target } = ctx;
       const result = await withTransaction(deps.db, async (tx) => {
         const layers = await listSchemaLayers(tx, target);

@@ -1,4 +1,4 @@
-import { CmsError, notFound, type Page } from '@cms/core';
+import { CmsError, type Delivery, notFound, type Page, type Serializable } from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import {
@@ -16,20 +16,7 @@ import { OUTBOX_CHANNEL } from '../outbox.js';
 import { scopeOf } from './webhooks.service.js';
 
 /** One entry of the delivery log (decisions.md §6). */
-export interface DeliveryView {
-  id: string;
-  event: string;
-  eventId: string;
-  status: DeliveryStatus;
-  /** Attempts of the current round: a redelivery starts over at 0. */
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  durationMs: number | null;
-  createdAt: Date;
-  lastAttemptAt: Date | null;
-  nextAttemptAt: Date | null;
-}
+export type DeliveryView = Serializable<Delivery>;
 
 /** A delivery with every attempt ever made for it, all rounds. */
 export interface DeliveryDetailView extends DeliveryView {

@@ -8,22 +8,22 @@ export function webhookActions(webhooks: WebhooksService): AnyAction[] {
     defineAction({
       route: webhooksListRoute,
       permissions: ['webhooks:read'],
-      handler: async (_input, ctx) => webhooks.list(ctx),
+      handler: async (input, ctx) => webhooks.list(ctx, input),
     }),
     defineAction({
       route: webhooksCreateRoute,
       permissions: ['webhooks:write'],
-      handler: async ({ body }, ctx) => webhooks.create(ctx, body),
+      handler: async (input, ctx) => webhooks.create(ctx, input),
     }),
     defineAction({
       route: webhooksUpdateRoute,
       permissions: ['webhooks:write'],
-      handler: async ({ params, body }, ctx) => webhooks.update(ctx, params.id, body),
+      handler: async (input, ctx) => webhooks.update(ctx, input),
     }),
     defineAction({
       route: webhooksDeleteRoute,
       permissions: ['webhooks:write'],
-      handler: async ({ params }, ctx) => webhooks.remove(ctx, params.id),
+      handler: async (input, ctx) => webhooks.remove(ctx, input),
     }),
   ];
 }

@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { invalidInput, notFound } from '@cms/core';
+import {
+  type ActionInput,
+  type ActionMethod,
+  type ActionResult,
+  invalidInput,
+  notFound,
+  type Serializable,
+  type Webhook,
+  type webhooksCreateRoute,
+  type webhooksDeleteRoute,
+  type webhooksListRoute,
+  type webhooksUpdateRoute,
+} from '@cms/core';
 import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import { type Db, withTransaction } from '../../../storage/db.js';
 import { EVENT_TYPES } from '../../../storage/repositories/outbox.repository.js';
@@ -15,31 +27,6 @@ import {
 import { assertWebhookUrlAllowed, type WebhookUrlPolicyOptions } from '../../../webhooks/webhook-url-policy.js';
 import type { SecretBox } from './secret-box.js';
 
-/** Wire shape of a webhook (interface.md "Webhook"); the secret is write-only and never in it. */
-export interface WebhookView {
-  id: string;
-  project: string;
-  environment: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  createdBy: string;
-  updatedBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** Body of `POST /webhooks` after schema validation. */
-export interface CreateWebhookInput {
-  url: string;
-  events: string[];
-  secret: string;
-  active?: boolean;
-}
-
-/** Body of `PUT /webhooks/{id}`: every field optional; an omitted secret is kept. */
-export type UpdateWebhookInput = Partial<CreateWebhookInput>;
-
 /** Dependencies of the webhooks service. */
 export interface WebhooksServiceDeps {
   db: Db;
@@ -48,70 +35,92 @@ export interface WebhooksServiceDeps {
   urlPolicy: WebhookUrlPolicyOptions;
 }
 
-/** Webhook configuration: https-only, SSRF-checked urls, known events, sealed secrets. */
-export function createWebhooksService(deps: WebhooksServiceDeps) {
-  const { db, secretBox, urlPolicy } = deps;
+type List = typeof webhooksListRoute;
+type Create = typeof webhooksCreateRoute;
+type Update = typeof webhooksUpdateRoute;
+type Delete = typeof webhooksDeleteRoute;
 
-  return {
-    async list(ctx: EnvironmentContext): Promise<WebhookView[]> {
-      const { target } = ctx;
-      const rows = await listWebhooks(db, scopeOf(target));
-      return rows.map((row) => toWebhookView(row, target));
-    },
-
-    async create(ctx: EnvironmentContext, input: CreateWebhookInput): Promise<WebhookView> {
-      const { target } = ctx;
-      const events = assertKnownEvents(input.events);
-      await assertWebhookUrlAllowed(input.url, urlPolicy);
-      const id = randomUUID();
-      const row = await insertWebhook(db, {
-        id,
-        ...scopeOf(target),
-        url: input.url,
-        events,
-        active: input.active ?? true,
-        secretCiphertext: secretBox.seal(input.secret, id),
-        createdBy: ctx.principal.id,
-      });
-      return toWebhookView(row, target);
-    },
-
-    /** Deactivating cancels pending deliveries: an inactive webhook gets nothing (docs/webhooks.md). */
-    async update(ctx: EnvironmentContext, id: string, input: UpdateWebhookInput): Promise<WebhookView> {
-      const { target } = ctx;
-      const events = input.events === undefined ? undefined : assertKnownEvents(input.events);
-      // Checked before the transaction: it resolves DNS, which must not hold row locks.
-      if (input.url !== undefined) await assertWebhookUrlAllowed(input.url, urlPolicy);
-      const scope = scopeOf(target);
-      return withTransaction(db, async (tx) => {
-        const row = await updateWebhook(tx, scope, id, {
-          url: input.url,
-          events,
-          active: input.active,
-          secretCiphertext: input.secret === undefined ? undefined : secretBox.seal(input.secret, id),
-          updatedBy: ctx.principal.id,
-        });
-        if (!row) throw notFound('Webhook');
-        if (!row.active) await cancelPendingDeliveries(tx, scope, id);
-        return toWebhookView(row, target);
-      });
-    },
-
-    /** Deletes the webhook and cancels its pending deliveries (interface.md "Webhook" transitions). */
-    async remove(ctx: EnvironmentContext, id: string): Promise<{ deleted: true; id: string }> {
-      const { target } = ctx;
-      const scope = scopeOf(target);
-      return withTransaction(db, async (tx) => {
-        if (!(await markWebhookDeleted(tx, scope, id, ctx.principal.id))) throw notFound('Webhook');
-        await cancelPendingDeliveries(tx, scope, id);
-        return { deleted: true as const, id };
-      });
-    },
-  };
+/** The routes this service answers, each method declared against its route. */
+interface WebhookRoutes {
+  list: ActionMethod<List, EnvironmentContext>;
+  create: ActionMethod<Create, EnvironmentContext>;
+  update: ActionMethod<Update, EnvironmentContext>;
+  remove: ActionMethod<Delete, EnvironmentContext>;
 }
 
-/** The webhooks service's type, for action factories. */
-export type WebhooksService = ReturnType<typeof createWebhooksService>;
+/**
+ * Webhook configuration: https-only, SSRF-checked urls, known events, sealed secrets. Each method
+ * takes its route's validated input and answers its route's result.
+ */
+export class WebhooksService implements WebhookRoutes {
+  constructor(private readonly deps: WebhooksServiceDeps) {}
+
+  async list(ctx: EnvironmentContext, _input: ActionInput<List>): Promise<ActionResult<List>> {
+    const { db } = this.deps;
+    const { target } = ctx;
+    const rows = await listWebhooks(db, scopeOf(target));
+    return rows.map((row) => toWebhookView(row, target));
+  }
+
+  async create(ctx: EnvironmentContext, { body: input }: ActionInput<Create>): Promise<ActionResult<Create>> {
+    const { db, secretBox, urlPolicy } = this.deps;
+    const { target } = ctx;
+    const events = assertKnownEvents(input.events);
+    await assertWebhookUrlAllowed(input.url, urlPolicy);
+    const id = randomUUID();
+    const row = await insertWebhook(db, {
+      id,
+      ...scopeOf(target),
+      url: input.url,
+      events,
+      active: input.active ?? true,
+      secretCiphertext: secretBox.seal(input.secret, id),
+      createdBy: ctx.principal.id,
+    });
+    return toWebhookView(row, target);
+  }
+
+  /** Deactivating cancels pending deliveries: an inactive webhook gets nothing (docs/webhooks.md). */
+  async update(ctx: EnvironmentContext, { params, body: input }: ActionInput<Update>): Promise<ActionResult<Update>> {
+    const { db, secretBox, urlPolicy } = this.deps;
+    const { id } = params;
+    const { target } = ctx;
+    const events = input.events === undefined ? undefined : assertKnownEvents(input.events);
+    // Checked before the transaction: it resolves DNS, which must not hold row locks.
+    if (input.url !== undefined) await assertWebhookUrlAllowed(input.url, urlPolicy);
+    const scope = scopeOf(target);
+    return withTransaction(db, async (tx) => {
+      const row = await updateWebhook(tx, scope, id, {
+        url: input.url,
+        events,
+        active: input.active,
+        secretCiphertext: input.secret === undefined ? undefined : secretBox.seal(input.secret, id),
+        updatedBy: ctx.principal.id,
+      });
+      if (!row) throw notFound('Webhook');
+      if (!row.active) await cancelPendingDeliveries(tx, scope, id);
+      return toWebhookView(row, target);
+    });
+  }
+
+  /** Deletes the webhook and cancels its pending deliveries (interface.md "Webhook" transitions). */
+  async remove(ctx: EnvironmentContext, { params }: ActionInput<Delete>): Promise<ActionResult<Delete>> {
+    const { db } = this.deps;
+    const { id } = params;
+    const { target } = ctx;
+    const scope = scopeOf(target);
+    return withTransaction(db, async (tx) => {
+      if (!(await markWebhookDeleted(tx, scope, id, ctx.principal.id))) throw notFound('Webhook');
+      await cancelPendingDeliveries(tx, scope, id);
+      return { deleted: true as const, id };
+    });
+  }
+}
+
+/** The webhooks service over its dependencies. */
+export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksService {
+  return new WebhooksService(deps);
+}
 
 /** The repository scope of a target. */
 export function scopeOf(target: Target): WebhookScope {
@@ -130,7 +139,7 @@ function assertKnownEvents(events: readonly string[]): string[] {
   return [...new Set(events)];
 }
 
-function toWebhookView(row: WebhookRow, target: Target): WebhookView {
+function toWebhookView(row: WebhookRow, target: Target): Serializable<Webhook> {
   return {
     id: row.id,
     project: target.projectSlug,

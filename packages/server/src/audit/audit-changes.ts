@@ -1,0 +1,87 @@
+/**
+ * What an audit entry says changed (docs/audit.md "Changes"): a small description, never the content
+ * itself at full size, and never a secret.
+ */
+
+/** Largest `changes` an entry keeps, as JSON text; a larger one keeps only its keys. */
+export const MAX_CHANGES_BYTES = 4096;
+/** Longest string value kept in `changes`; longer ones are cut with a marker. */
+export const MAX_CHANGES_STRING = 200;
+/** What a redacted value is replaced with. */
+export const REDACTED = '[redacted]';
+
+/** Keys whose values are secrets (webhook secrets, passwords, tokens, keys, codes), at any depth. */
+const SECRET_KEY =
+  /secret|password|passphrase|token|apikey|api_key|authorization|cookie|credential|^key$|privatekey|^code$|recovery/i;
+
+/** A copy with every secret value replaced and long strings cut. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 8) return '[nested too deep]';
+  if (typeof value === 'string') {
+    return value.length > MAX_CHANGES_STRING ? `${value.slice(0, MAX_CHANGES_STRING)}… (${value.length} chars)` : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = SECRET_KEY.test(key) ? REDACTED : redact(inner, depth + 1);
+  }
+  return out;
+}
+
+/** Redacted and held to {@link MAX_CHANGES_BYTES}: too large, only the top-level keys are kept. */
+export function capChanges(value: unknown): Record<string, unknown> | null {
+  if (value === undefined || value === null) return null;
+  const safe = redact(value);
+  const record = safe !== null && typeof safe === 'object' && !Array.isArray(safe) ? safe : { value: safe };
+  if (Buffer.byteLength(JSON.stringify(record)) <= MAX_CHANGES_BYTES) return record as Record<string, unknown>;
+  return { truncated: true, keys: Object.keys(record as object).slice(0, 100) };
+}
+
+/** What a request body changes, as entries of actions without a closer diff show it. */
+export function inputChanges(body: unknown): Record<string, unknown> | null {
+  if (body === undefined || body === null) return null;
+  return capChanges({ input: body });
+}
+
+/** A document before and after, as far as the entry tells it. */
+export interface DocumentSide {
+  frontmatter: Record<string, unknown>;
+  body: string;
+}
+
+/** Frontmatter keys added, removed and changed, and the body's line counts (never the text). */
+export function documentChanges(before: DocumentSide | null, after: DocumentSide | null): Record<string, unknown> {
+  const from = before?.frontmatter ?? {};
+  const to = after?.frontmatter ?? {};
+  const added = Object.keys(to).filter((key) => !(key in from));
+  const removed = Object.keys(from).filter((key) => !(key in to));
+  const changed = Object.keys(to).filter((key) => key in from && JSON.stringify(from[key]) !== JSON.stringify(to[key]));
+  const linesBefore = before ? lineCount(before.body) : 0;
+  const linesAfter = after ? lineCount(after.body) : 0;
+  const diff = before && after ? lineDiff(before.body, after.body) : { added: linesAfter, removed: linesBefore };
+  return {
+    frontmatter: { added, removed, changed },
+    body: { linesBefore, linesAfter, linesAdded: diff.added, linesRemoved: diff.removed },
+  };
+}
+
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/** Lines added and removed, counted as a multiset difference (cheap, order-blind, good enough to tell size). */
+function lineDiff(before: string, after: string): { added: number; removed: number } {
+  const counts = new Map<string, number>();
+  for (const line of before.split('\n')) counts.set(line, (counts.get(line) ?? 0) + 1);
+  let added = 0;
+  for (const line of after.split('\n')) {
+    const left = counts.get(line) ?? 0;
+    if (left > 0) counts.set(line, left - 1);
+    else added += 1;
+  }
+  let removed = 0;
+  for (const left of counts.values()) removed += left;
+  return { added, removed };
+}

@@ -1,0 +1,73 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AuditActor, AuditOutcome, AuditTarget } from '@cms/core';
+
+/**
+ * The audit entry a mutating action is about to write (docs/audit.md "How entries are written"). The
+ * dispatcher opens one per command request; the first transaction that commits inside it writes the
+ * entry in that same transaction (storage wrapper `audited-db.ts`), so a rolled-back change leaves none.
+ * Services add what only they know through the `note*` functions; outside a scope these do nothing.
+ */
+export interface AuditScope {
+  action: string;
+  actor: AuditActor;
+  /** The project's id, or null for the instance chain. */
+  projectId: string | null;
+  target: AuditTarget;
+  requestId: string | null;
+  ip: string | null;
+  changes: Record<string, unknown> | null;
+  /** `success` unless a service says its committed work is a refusal (a wrong device-flow code that counts). */
+  outcome: AuditOutcome;
+  /** Set once the entry committed (or was written on its own). */
+  written: boolean;
+  /** Set when the response is on its way: later transactions (background work it started) write nothing. */
+  closed: boolean;
+}
+
+const storage = new AsyncLocalStorage<AuditScope>();
+
+/** Runs fn with this scope as the current one. */
+export function runInAuditScope<T>(scope: AuditScope, fn: () => Promise<T>): Promise<T> {
+  return storage.run(scope, fn);
+}
+
+/** The scope of the action under way, if its entry is still to be written. */
+export function openAuditScope(): AuditScope | null {
+  const scope = storage.getStore();
+  return scope && !scope.written && !scope.closed ? scope : null;
+}
+
+/** Services: what changed (redacted and capped when written). */
+export function noteAuditChanges(changes: Record<string, unknown>): void {
+  const scope = storage.getStore();
+  if (scope) scope.changes = changes;
+}
+
+/** Services: the parts of the target the request alone does not tell (a created document's id, its type). */
+export function noteAuditTarget(target: Partial<AuditTarget>): void {
+  const scope = storage.getStore();
+  if (scope) scope.target = { ...scope.target, ...target };
+}
+
+/** Identity: who the action turned out to be by (a sign-in names the user it signed in). */
+export function noteAuditActor(actor: AuditActor): void {
+  const scope = storage.getStore();
+  if (scope) scope.actor = actor;
+}
+
+/** Services: the work about to commit records a refusal, not a change (the error is thrown after it). */
+export function noteAuditOutcome(outcome: AuditOutcome): void {
+  const scope = storage.getStore();
+  if (scope) scope.outcome = outcome;
+}
+
+/** Runs fn outside any action's scope: bookkeeping whose transaction is not the action's change. */
+export function outsideAuditScope<T>(fn: () => Promise<T>): Promise<T> {
+  return storage.exit(fn);
+}
+
+/** The outcome a response status stands for. */
+export function outcomeOfStatus(status: number): AuditOutcome {
+  if (status < 400) return 'success';
+  return status === 401 || status === 403 ? 'denied' : 'failure';
+}

@@ -1,0 +1,307 @@
+/**
+ * Releases (docs/api.md "Releases"): creation, items, scheduling, publishing now, revert, and the
+ * due-release runs the poller and `POST /releases/run-due` make. Every state change locks the release
+ * row first, so a publish under way (the poller's included) finishes before anything else sees it.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AddReleaseItemsBody,
+  CmsError,
+  type CreateReleaseBody,
+  invalidInput,
+  MAX_RELEASE_ITEMS,
+  notFound,
+  type Release,
+  type ReleaseStatus,
+  type ReleaseSummary,
+  type RunDueResult,
+  type ScheduleReleaseBody,
+} from '@cms/core';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../../clock.js';
+import type { EnvironmentContext, Target } from '../../../http/request-context.js';
+import type { BulkStatistics } from '../../../storage/bulk-statistics.js';
+import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
+import {
+  claimDueRelease,
+  deleteReleaseItem,
+  findRelease,
+  insertRelease,
+  listReleaseItems,
+  listReleases,
+  type ReleaseRow,
+  updateReleaseState,
+  upsertReleaseItems,
+} from '../../../storage/repositories/releases.repository.js';
+import { actorOf } from '../documents/document-context.js';
+import type { EventActor } from '../outbox.js';
+import type { ReleasePublisher } from './release-publisher.js';
+
+/** Channel that wakes the due-release pollers when a schedule changes. */
+export const RELEASES_CHANNEL = 'cms_releases';
+/** Most due releases one `run-due` call publishes. */
+const RUN_DUE_LIMIT = 100;
+
+/** What a release publish or revert writes a row to per document. */
+const BULK_TABLES = ['documents', 'document_versions'];
+
+const EDITABLE: readonly ReleaseStatus[] = ['open', 'scheduled', 'failed'];
+
+export interface ReleasesDeps {
+  db: Db;
+  clock: Clock;
+  publisher: ReleasePublisher;
+  log: FastifyBaseLogger;
+  /** Told how many documents a publish or revert wrote, after its commit. */
+  statistics?: BulkStatistics;
+}
+
+function summaryOf(row: ReleaseRow): ReleaseSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    scheduledAt: row.scheduledAt?.toISOString() ?? null,
+    timeZone: row.timeZone,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    publishedAt: row.publishedAt?.toISOString() ?? null,
+    revertOf: row.revertOf,
+    revertedBy: row.revertedBy,
+    itemCount: row.itemCount,
+  };
+}
+
+function assertStatus(row: ReleaseRow, allowed: readonly ReleaseStatus[], doing: string): void {
+  if (allowed.includes(row.status)) return;
+  throw new CmsError(
+    'RELEASE_STATE_CONFLICT',
+    `Cannot ${doing} release "${row.title}": it is ${row.status}, and only a release that is ${allowed.join(' or ')} can be.`,
+    { status: row.status, allowed },
+  );
+}
+
+/** An IANA time zone name the runtime knows, else null. */
+function knownTimeZone(name: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** The releases of an environment; each method a route's verb (docs/api.md "Releases"). */
+export class ReleasesService {
+  constructor(private readonly deps: ReleasesDeps) {}
+
+  async create(ctx: EnvironmentContext, body: CreateReleaseBody): Promise<Release> {
+    const { db, clock } = this.deps;
+    const row = await insertRelease(db, ctx.target, {
+      id: randomUUID(),
+      title: body.title,
+      description: body.description ?? null,
+      by: ctx.principal.id,
+      at: clock(),
+    });
+    return this.view(db, ctx.target, row.id);
+  }
+
+  async get(ctx: EnvironmentContext, id: string): Promise<Release> {
+    return this.view(this.deps.db, ctx.target, id);
+  }
+
+  async list(
+    ctx: EnvironmentContext,
+    query: { status?: ReleaseStatus; limit: number; offset: number },
+  ): Promise<{ items: ReleaseSummary[]; total: number }> {
+    const { rows, total } = await listReleases(this.deps.db, ctx.target, query);
+    return { items: rows.map(summaryOf), total };
+  }
+
+  async addItems(ctx: EnvironmentContext, id: string, body: AddReleaseItemsBody): Promise<Release> {
+    const { clock } = this.deps;
+    return this.change(ctx, id, async (tx, row) => {
+      assertStatus(row, EDITABLE, 'add items to');
+      // The last action named for a document wins.
+      const byDocument = new Map(body.items.map((item) => [item.documentId.toLowerCase(), item.action]));
+      const items = [...byDocument].map(([documentId, action]) => ({ documentId, action }));
+      const taken = new Set(await upsertReleaseItems(tx, ctx.target, id, items, clock()));
+      const problems: Record<string, string> = {};
+      body.items.forEach((item, index) => {
+        if (!taken.has(item.documentId.toLowerCase())) {
+          problems[`body.items[${index}].documentId`] = 'no live document with this id in this environment';
+        }
+      });
+      if (Object.keys(problems).length > 0) throw invalidInput(problems);
+      const count = (await findRelease(tx, ctx.target, id))?.itemCount ?? 0;
+      if (count > MAX_RELEASE_ITEMS) {
+        throw invalidInput({
+          'body.items': `a release holds at most ${MAX_RELEASE_ITEMS} documents (this would make ${count}): split it in two`,
+        });
+      }
+      return undefined;
+    });
+  }
+
+  async removeItem(ctx: EnvironmentContext, id: string, documentId: string): Promise<Release> {
+    return this.change(ctx, id, async (tx, row) => {
+      assertStatus(row, EDITABLE, 'remove items from');
+      if (!(await deleteReleaseItem(tx, ctx.target, id, documentId))) {
+        throw notFound(`Document ${documentId} in release ${id}`);
+      }
+      return undefined;
+    });
+  }
+
+  async schedule(ctx: EnvironmentContext, id: string, body: ScheduleReleaseBody): Promise<Release> {
+    const { db, clock } = this.deps;
+    return this.change(ctx, id, async (tx, row) => {
+      assertStatus(row, EDITABLE, 'schedule');
+      const timeZone = knownTimeZone(body.timeZone ?? 'UTC');
+      if (!timeZone) {
+        throw invalidInput({ 'body.timeZone': 'must be an IANA time zone name, such as "Europe/Paris" or "UTC"' });
+      }
+      const at = new Date(body.scheduledAt);
+      if (at.getTime() < clock().getTime()) {
+        throw invalidInput({
+          'body.scheduledAt': `is in the past (now is ${clock().toISOString()}): pick a later time, or publish now`,
+        });
+      }
+      await updateReleaseState(tx, ctx.target, id, {
+        status: 'scheduled',
+        scheduledAt: at,
+        timeZone,
+        scheduledBy: ctx.principal.id,
+      });
+      await db.wake(tx, RELEASES_CHANNEL, id);
+      return undefined;
+    });
+  }
+
+  async unschedule(ctx: EnvironmentContext, id: string): Promise<Release> {
+    return this.change(ctx, id, async (tx, row) => {
+      assertStatus(row, ['scheduled'], 'unschedule');
+      await updateReleaseState(tx, ctx.target, id, { status: 'open', scheduledAt: null });
+      return undefined;
+    });
+  }
+
+  async publish(ctx: EnvironmentContext, id: string): Promise<Release> {
+    const { publisher } = this.deps;
+    return this.change(
+      ctx,
+      id,
+      async (tx, row) => {
+        assertStatus(row, EDITABLE, 'publish');
+        await publisher.publishLocked(tx, ctx.target, row, actorOf(ctx));
+        return undefined;
+      },
+      { writesItems: true },
+    );
+  }
+
+  async revert(ctx: EnvironmentContext, id: string): Promise<Release> {
+    const { publisher } = this.deps;
+    return this.change(
+      ctx,
+      id,
+      async (tx, row) => {
+        assertStatus(row, ['published'], 'revert');
+        return publisher.revertLocked(tx, ctx.target, row, actorOf(ctx));
+      },
+      { writesItems: true },
+    );
+  }
+
+  /** `POST /releases/run-due`: the due releases of the request's environment. */
+  async runDue(ctx: EnvironmentContext): Promise<RunDueResult> {
+    return this.publishDue(ctx.target, RUN_DUE_LIMIT);
+  }
+
+  /** One poller pass: claims and publishes one due release of any environment; true when it did. */
+  async runOneDue(): Promise<boolean> {
+    const outcome = await this.publishDue(null, 1);
+    return outcome.published.length + outcome.failed.length > 0;
+  }
+
+  /** A release with its items, as the routes answer it. */
+  private async view(queryable: Queryable, target: Target, id: string): Promise<Release> {
+    const row = await findRelease(queryable, target, id);
+    if (!row) throw notFound(`Release ${id}`);
+    const items = await listReleaseItems(queryable, target, id);
+    return {
+      ...summaryOf(row),
+      items: items.map((item) => ({
+        documentId: item.documentId,
+        action: item.action,
+        type: item.type,
+        path: item.path,
+        locale: item.locale,
+        draftRevision: item.draftRevision,
+        changedSinceAdded: item.currentDraftRevision !== item.draftRevision,
+        error: item.error,
+        previousVersion: item.previousVersion,
+        publishedVersion: item.publishedVersion,
+      })),
+    };
+  }
+
+  /** Runs fn on the release locked for the transaction, then answers it as it is after. */
+  private async change(
+    ctx: EnvironmentContext,
+    id: string,
+    fn: (tx: Queryable, row: ReleaseRow) => Promise<string | undefined>,
+    options: { writesItems?: boolean } = {},
+  ): Promise<Release> {
+    const { db, statistics } = this.deps;
+    const { target } = ctx;
+    let items = 0;
+    const answerId = await withTransaction(db, async (tx) => {
+      const row = await findRelease(tx, target, id, { forUpdate: true });
+      if (!row) throw notFound(`Release ${id}`);
+      items = row.itemCount;
+      return (await fn(tx, row)) ?? id;
+    });
+    // Committed: a release of many documents leaves the planner's statistics fresh (bulk-statistics.ts).
+    if (options.writesItems) statistics?.noteBulkWrite(BULK_TABLES, items);
+    return this.view(db, target, answerId);
+  }
+
+  /** Publishes due releases one transaction each; `scope` null: any environment (the poller). */
+  private async publishDue(scope: Target | null, limit: number): Promise<RunDueResult> {
+    const { db, clock, publisher, log, statistics } = this.deps;
+    const outcome: RunDueResult = { published: [], failed: [] };
+    while (outcome.published.length + outcome.failed.length < limit) {
+      const done = await withTransaction(db, async (tx) => {
+        const due = await claimDueRelease(tx, clock(), scope);
+        if (!due) return null;
+        const target: Target = {
+          projectId: due.projectId,
+          projectSlug: due.projectSlug,
+          environmentId: due.environmentId,
+          environmentName: due.environmentName,
+          extendsEnvironmentId: due.extendsEnvironmentId,
+          isDefaultEnvironment: due.isDefaultEnvironment,
+        };
+        const row = (await findRelease(tx, target, due.id)) as ReleaseRow;
+        const actor: EventActor = { id: due.scheduledBy ?? row.createdBy, email: '' };
+        const where = { releaseId: due.id, project: due.projectSlug, environment: due.environmentName };
+        log.info({ ...where, items: row.itemCount }, 'publishing a due release');
+        const status = await publisher.publishLocked(tx, target, row, actor);
+        return { id: due.id, where, status, items: row.itemCount };
+      });
+      if (!done) break;
+      if (done.status === 'published') statistics?.noteBulkWrite(BULK_TABLES, done.items);
+      if (done.status === 'published') log.info(done.where, 'published a due release');
+      else log.warn(done.where, 'a due release failed: an item is invalid (see the release)');
+      outcome[done.status].push(done.id);
+    }
+    return outcome;
+  }
+}
+
+/** The releases service over its dependencies. */
+export function createReleasesService(deps: ReleasesDeps): ReleasesService {
+  return new ReleasesService(deps);
+}
