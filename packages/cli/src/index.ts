@@ -1,5 +1,5 @@
 // The config DSL, so `import { defineConfig, defineType, field } from '@cms/cli'` works in cms.config.ts.
-export { defineConfig, defineType, field } from '@cms/core';
+export { defineConfig, defineType, field } from '@cms/core/config';
 export { main } from './main.js';
 export * from './sync/classify.js';
 export * from './sync/content-hash.js';

@@ -1,16 +1,14 @@
 /** The `cms` program: global settings, every command, usage errors as exit 2, Ctrl-C as exit 130. */
+
+import { CliSurfaceError, FIRST_PARTY_CLI } from '@cms/core/cli-surface';
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './cli/exit-codes.js';
 import { getInterruptDetails, runInterruptHooks } from './cli/interrupt.js';
+import { type ModuleRows, moduleRows } from './cli/module-commands.js';
+import { mountCommands } from './cli/mount-commands.js';
 import { Output } from './cli/output.js';
 import { lastExitCode, reportFailure } from './cli/run-command.js';
-import { registerAuthCommands } from './commands/auth.commands.js';
-import { registerContentCommands } from './commands/content.commands.js';
-import { registerEnvCommands } from './commands/env.commands.js';
-import { registerInitCommand } from './commands/init.command.js';
-import { registerMiscCommands } from './commands/misc.commands.js';
-import { registerSchemaCommands } from './commands/schema.commands.js';
-import { registerSyncCommands } from './commands/sync.commands.js';
+import { COMMAND_GROUPS, COMMANDS } from './commands/command-table.js';
 
 export const VERSION = '0.1.0';
 
@@ -51,7 +49,11 @@ function commandPath(command: Command | undefined): string {
   return names.join(' ') || 'cms';
 }
 
-export function buildProgram(json: boolean, output: ParseOutput = { text: '', failed: undefined }): Command {
+export function buildProgram(
+  json: boolean,
+  output: ParseOutput = { text: '', failed: undefined },
+  modules: ModuleRows = { groups: [], commands: [] },
+): Command {
   const program = new Command('cms')
     .description('Content as code: markdown files in git, synced with the CMS server.')
     .version(VERSION)
@@ -65,13 +67,8 @@ export function buildProgram(json: boolean, output: ParseOutput = { text: '', fa
     .option('--non-interactive', 'never prompt; a needed answer fails naming its flag')
     .option('--concurrency <n>', 'parallel requests (default 8, or CMS_CONCURRENCY)')
     .enablePositionalOptions(false);
-  registerInitCommand(program);
-  registerAuthCommands(program);
-  registerSchemaCommands(program);
-  registerSyncCommands(program);
-  registerContentCommands(program);
-  registerMiscCommands(program);
-  registerEnvCommands(program);
+  mountCommands(program, COMMAND_GROUPS, COMMANDS);
+  mountCommands(program, modules.groups, modules.commands);
   configure(program, json, output);
   return program;
 }
@@ -80,7 +77,13 @@ export function buildProgram(json: boolean, output: ParseOutput = { text: '', fa
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const output: ParseOutput = { text: '', failed: undefined };
-  const program = buildProgram(json, output);
+  let modules: ModuleRows;
+  try {
+    modules = await moduleRows(FIRST_PARTY_CLI, { groups: COMMAND_GROUPS, commands: COMMANDS }, argv);
+  } catch (error) {
+    return reportFailure(new Output({ json }), surfaceFailure(error));
+  }
+  const program = buildProgram(json, output, modules);
   const onSigint = () => {
     void runInterruptHooks().finally(() => {
       const out = new Output({ json });
@@ -105,6 +108,15 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** A module's command-line surface that cannot be mounted: every command refuses to run, naming it. */
+function surfaceFailure(error: unknown): unknown {
+  if (!(error instanceof CliSurfaceError)) return error;
+  return new CliError('MODULE_SURFACE_INVALID', error.message, {
+    hint: `Fix the declaration of module "${error.moduleId}" in @cms/core/cli-surface (docs/cli.md "Module commands").`,
+    details: { moduleId: error.moduleId },
+  });
 }
 
 function reportCommanderError(error: CommanderError, json: boolean, output: ParseOutput): number {

@@ -1,22 +1,53 @@
 /**
- * The server areas the CLI uses, on `@cms/sdk`'s client: the SDK does the requests, retries and
- * envelopes; this layer turns its errors into the CLI's (ApiError with the code, or "server
- * unreachable") and adds what sync needs (every page of a type, the schema hash per write).
- * `action run` alone goes through the small HttpClient: it calls routes the SDK does not name.
+ * The server areas the CLI uses, on `@cms/sdk`'s client: the SDK does the requests, retries on
+ * 429/503 (Retry-After honoured) and envelopes, and raises core's `CmsError` for an error envelope;
+ * this layer turns "no answer" and "not the API" into the CLI's errors and adds what sync needs
+ * (every page of a type, the schema hash per write). `action run` calls routes by path through the
+ * same SDK transport (`http.send`).
  */
 import type {
-  BatchOperation,
-  ContentBatchResult,
+  ContentBatchBody,
+  DigestEntry,
   Document,
   MigrationBody,
+  ReleaseAction,
+  ReleaseStatus,
   ResolvedSchema,
+  RouteBody,
   SchemaType,
 } from '@cms/core';
-import { CmsError, CmsNetworkError, CmsTimeoutError, createClient } from '@cms/sdk';
+import {
+  type AuditListQuery,
+  CmsError,
+  CmsNetworkError,
+  CmsTimeoutError,
+  createClient,
+  createTransport,
+  type RetryInfo,
+  type TransportOptions,
+} from '@cms/sdk';
 import { CliError, EXIT } from '../cli/exit-codes.js';
-import { ApiError } from './api-error.js';
-import { type ClientSettings, HttpClient } from './http-client.js';
 import { mapLimit } from './limiter.js';
+
+/** Where and as whom the CLI calls the server. */
+export interface ClientSettings {
+  serverUrl: string;
+  apiKey?: string | undefined;
+  project?: string | undefined;
+  environment?: string | undefined;
+  /** Called before a retry after a 429 or 503 (shown as progress, not as an error). */
+  onRetry?: (info: { attempt: number; waitMs: number; status: number }) => void;
+  /** Attempts after the first; default 4. */
+  retries?: number;
+  /** Ms to wait for each attempt's answer; default 60 000. */
+  timeoutMs?: number;
+}
+
+/** What `action run` sends: query parameters and a JSON body, to a path it read from the catalog. */
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | string[] | undefined>;
+  body?: unknown;
+}
 
 /** The document fields sync reads: the wire shape of core, never retyped here. */
 export type RemoteDocument = Pick<
@@ -34,18 +65,16 @@ export type RemoteDocument = Pick<
   | 'draftRevision'
   | 'frontmatter'
   | 'body'
+  | 'source'
   | 'updatedAt'
 >;
 
-export interface DocumentInput {
-  type: string;
-  path: string;
-  locale?: string;
-  format?: string;
-  frontmatter: Record<string, unknown>;
-  body: string;
-  translationGroupId?: string;
-}
+/** Body of `content.create` (core's route input). */
+export type DocumentInput = RouteBody<'content.create'>;
+/** Body of `content.update` (core's route input). */
+export type DocumentUpdate = RouteBody<'content.update'>;
+/** Body of `schema.sync` (core's route input). */
+export type SchemaSyncBody = RouteBody<'schema.sync'>;
 
 const PAGE = 100;
 
@@ -59,12 +88,8 @@ async function sdk<T>(settings: ClientSettings, call: () => Promise<T>): Promise
       const contentType = error.details.contentType;
       throw notTheApi(settings.serverUrl, typeof contentType === 'string' ? contentType : 'empty or non-JSON body');
     }
-    if (error instanceof CmsError) {
-      throw new ApiError(error.code, error.status, error.message, error.details ?? {}, error.requestId ?? undefined);
-    }
     if (error instanceof CmsNetworkError || error instanceof CmsTimeoutError) {
-      const cause =
-        error instanceof CmsTimeoutError ? 'timeout' : ((error.cause as { code?: string })?.code ?? 'network error');
+      const cause = error instanceof CmsTimeoutError ? 'timeout' : networkCause(error);
       throw new CliError('SERVER_UNREACHABLE', `Cannot reach the server at ${settings.serverUrl} (${cause}).`, {
         exitCode: EXIT.failure,
         hint: 'Check that the server is running and that --server-url (or CMS_SERVER_URL) points at it.',
@@ -77,6 +102,12 @@ async function sdk<T>(settings: ClientSettings, call: () => Promise<T>): Promise
   }
 }
 
+/** The system's name for why no answer came (`ECONNREFUSED`), as fetch nests it. */
+function networkCause(error: CmsNetworkError): string {
+  const fetchError = error.cause as { code?: string; name?: string; cause?: { code?: string } } | undefined;
+  return fetchError?.cause?.code ?? fetchError?.code ?? fetchError?.name ?? 'network error';
+}
+
 function notTheApi(serverUrl: string, cause?: string): CliError {
   return new CliError('NOT_THE_API', `The server at ${serverUrl} did not answer like the CMS API (no JSON data).`, {
     exitCode: EXIT.failure,
@@ -85,23 +116,52 @@ function notTheApi(serverUrl: string, cause?: string): CliError {
   });
 }
 
+/** Retries announced to the person: answers that asked to wait (429, 503), not silent read retries. */
+function announce(settings: ClientSettings) {
+  return ({ attempt, waitMs, status }: RetryInfo) => {
+    if (status > 0) settings.onRetry?.({ attempt, waitMs, status });
+  };
+}
+
 export function createApi(settings: ClientSettings, concurrency = 8) {
-  const http = new HttpClient(settings);
-  const client = createClient({
+  const options = {
     baseUrl: settings.serverUrl.replace(/\/+$/, ''),
-    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
     ...(settings.project ? { project: settings.project } : {}),
     ...(settings.environment ? { environment: settings.environment } : {}),
     retries: { retries: settings.retries ?? 4 },
     timeoutMs: settings.timeoutMs ?? 60_000,
+    onRetry: announce(settings),
+  } satisfies Partial<TransportOptions>;
+  const client = createClient({ ...options, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) });
+  // `action run` calls a route by the path the catalog gives: the SDK's transport, as is.
+  const transport = createTransport({
+    ...options,
+    credentials: settings.apiKey ? { kind: 'apiKey', apiKey: settings.apiKey } : { kind: 'none' },
   });
   const run = <T>(call: () => Promise<T>) => sdk(settings, call);
+  const http = {
+    /** Sends a request and returns the parsed JSON answer as it came (envelope included). */
+    send: (method: string, path: string, request: RequestOptions = {}): Promise<unknown> =>
+      run(() =>
+        transport.call<unknown>({
+          method,
+          path,
+          query: request.query,
+          json: request.body,
+          envelope: 'raw',
+        }),
+      ),
+  };
   const withHash = (schemaHash: string) => ({ headers: { 'x-cms-schema-hash': schemaHash } });
   // A 2xx answer without the API's JSON envelope (the Studio's HTML under a wrong base address)
   // reads as no data: say so instead of failing later on a missing field.
   const cast = <T>(value: unknown): T => {
     if (value === undefined || value === null) throw notTheApi(settings.serverUrl);
     return value as T;
+  };
+  const present = <T>(value: T | null | undefined): T => {
+    if (value === undefined || value === null) throw notTheApi(settings.serverUrl);
+    return value;
   };
   return {
     http,
@@ -130,25 +190,26 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
         const rest = await mapLimit(offsets, concurrency, async (offset) => (await page(offset)).data);
         return cast<RemoteDocument[]>([...first.data, ...rest.flat()]);
       },
+      /**
+       * Every live document of these types with its draft revision and no content: one request that
+       * tells status and pull which documents changed since the manifest's sync.
+       */
+      digest: (types: string[]) =>
+        run(async () => cast<{ documents: DigestEntry[] }>(await client.content.digest({ type: types }))).then(
+          (answer) => answer.documents,
+        ),
       get: (id: string, options: { draft?: boolean } = { draft: true }) =>
         run(async () => cast<RemoteDocument>(await client.content.get(id, options.draft ? { draft: true } : {}))),
       create: (input: DocumentInput, schemaHash: string) =>
-        run(async () => cast<RemoteDocument>(await client.content.create(input as never, withHash(schemaHash)))),
-      update: (
-        id: string,
-        input: { frontmatter: Record<string, unknown>; body: string; draftRevision: number },
-        schemaHash: string,
-      ) => run(async () => cast<RemoteDocument>(await client.content.update(id, input as never, withHash(schemaHash)))),
+        run(async () => cast<RemoteDocument>(await client.content.create(input, withHash(schemaHash)))),
+      update: (id: string, input: DocumentUpdate, schemaHash: string) =>
+        run(async () => cast<RemoteDocument>(await client.content.update(id, input, withHash(schemaHash)))),
       /**
        * `POST /content/batch`: creates and updates, one transaction on the server, one result per
-       * operation. The SDK does not name the route yet, so it goes through the HttpClient (same
-       * retries on 429/503). A server without the route answers 404 or 405: callers fall back.
+       * operation. A server without the route answers 404 or 405: callers fall back.
        */
-      batch: (operations: BatchOperation[], schemaHash: string) =>
-        http.request<ContentBatchResult>('POST', '/api/v1/content/batch', {
-          body: { operations },
-          headers: { 'x-cms-schema-hash': schemaHash },
-        }),
+      batch: (operations: ContentBatchBody['operations'], schemaHash: string) =>
+        run(async () => present(await client.content.batch({ operations }, withHash(schemaHash)))),
       delete: (id: string) => run(() => client.content.delete(id)),
       publish: (id: string, changeSummary?: string) =>
         run(async () =>
@@ -164,19 +225,34 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
             await client.schema.get(),
           ),
         ),
-      sync: (body: { rawConfigSnapshot: unknown; resolvedSchema: ResolvedSchema; schemaHash: string }) =>
-        run(async () =>
-          cast<{ synced: boolean; schemaHash: string; typesCount: number; types: string[] }>(
-            await client.schema.sync(body as never),
-          ),
-        ),
+      // The config's resolved schema, typed; the route's body takes it as any object.
+      sync: (body: Omit<SchemaSyncBody, 'resolvedSchema'> & { resolvedSchema: ResolvedSchema }) =>
+        run(async () => present(await client.schema.sync({ ...body, resolvedSchema: { ...body.resolvedSchema } }))),
     },
     environments: {
       list: () => run(async () => cast<Array<Record<string, unknown>>>(await client.environments.list())),
-      create: (body: { name: string; extends?: string; cloneFrom?: string }) =>
+      create: (body: RouteBody<'environments.create'>) =>
         run(async () => cast<Record<string, unknown>>(await client.environments.create(body))),
-      promote: (source: string, body: { target: string; dryRun?: boolean; documentIds?: string[] }) =>
+      promote: (source: string, body: RouteBody<'environments.promote'>) =>
         run(async () => cast<Record<string, unknown>>(await client.environments.promote(source, body))),
+    },
+    /** Releases (`cms release`, `cms publish`): the SDK's area, with the CLI's errors. */
+    releases: {
+      list: (query: { status?: ReleaseStatus; limit?: number; offset?: number } = {}) =>
+        run(() => client.releases.list(query)),
+      get: (id: string) => run(() => client.releases.get(id)),
+      create: (body: RouteBody<'releases.create'>) => run(() => client.releases.create(body)),
+      addItems: (id: string, items: { documentId: string; action: ReleaseAction }[]) =>
+        run(() => client.releases.addItems(id, items)),
+      publish: (id: string) => run(() => client.releases.publish(id)),
+      schedule: (id: string, body: RouteBody<'releases.schedule'>) => run(() => client.releases.schedule(id, body)),
+      revert: (id: string) => run(() => client.releases.revert(id)),
+      runDue: () => run(() => client.releases.runDue()),
+    },
+    /** The audit log (`cms audit`): the SDK's area, with the CLI's errors. */
+    audit: {
+      list: (query: AuditListQuery = {}) => run(() => client.audit.list(query)),
+      verify: () => run(() => client.audit.verify()),
     },
     media: {
       upload: (file: Blob, filename: string) =>
@@ -191,12 +267,11 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
       get: (id: string) => run(async () => cast<Record<string, unknown>>(await client.actions.get(id))),
     },
     auth: {
-      start: (body: { project: string; environment: string; callbackUrl?: string }) =>
-        run(() => client.auth.cli.start(body)),
+      start: (body: RouteBody<'auth.cli.start'>) => run(() => client.auth.cli.start(body)),
       /** Where the sign-in stands; `denied` once the user refused it in the Studio. */
       poll: (challengeId: string, options?: { signal?: AbortSignal }) =>
         run(() => client.auth.cli.poll(challengeId, options)),
-      exchange: (body: { challengeId: string; code: string }) =>
+      exchange: (body: RouteBody<'auth.cli.exchange'>) =>
         run(async () =>
           cast<{ apiKey: string; expiresAt: string | null; keyId?: string }>(await client.auth.cli.exchange(body)),
         ),

@@ -3,10 +3,10 @@
  * @napi-rs/keyring when it works, else in `<config dir>/cms/credentials.json` with mode 0600 and a
  * visible warning. `CMS_CREDENTIALS_FILE` moves the file; `CMS_NO_KEYRING=1` skips the keychain.
  */
-import { chmod, readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../sync/manifest.js';
+import { dirname, join } from 'node:path';
 
 export interface StoredKey {
   apiKey: string;
@@ -60,8 +60,36 @@ async function readFileStore(file: string): Promise<Record<string, StoredKey & {
 }
 
 async function writeFileStore(file: string, data: Record<string, unknown>): Promise<void> {
-  await writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
-  await chmod(file, 0o600);
+  await writePrivateFile(file, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/**
+ * Replaces `file` atomically with `text`, readable by its owner only from the first byte: the
+ * temporary file is created with mode 0600 (`wx`, never an existing file) before anything is written,
+ * then renamed over the old one. A new folder is made 0700.
+ */
+export async function writePrivateFile(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    // The umask may only have narrowed the mode; make it exactly 0600 before the key is written.
+    await handle.chmod(0o600);
+    await handle.writeFile(text);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  if (process.platform === 'win32') await chmod(file, 0o600);
 }
 
 /** Saves a key; returns where it went. The file store always records the entry (the key only without a keyring). */

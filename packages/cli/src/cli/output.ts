@@ -11,6 +11,9 @@ export interface OutputOptions {
   stdout?: NodeJS.WriteStream;
   stderr?: NodeJS.WriteStream;
   env?: NodeJS.ProcessEnv;
+  /** Off a TTY, how often a long phase prints a progress line (default 5 s). */
+  progressIntervalMs?: number;
+  now?: () => number;
 }
 
 const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 } as const;
@@ -24,6 +27,10 @@ export class Output {
   private readonly colours: boolean;
   private readonly progressOn: boolean;
   private progressShown = false;
+  private readonly progressInterval: number;
+  private readonly now: () => number;
+  /** Off a TTY: when each phase last printed a line. */
+  private readonly lastProgress = new Map<string, number>();
   private emitted = false;
 
   constructor(options: OutputOptions) {
@@ -35,6 +42,8 @@ export class Output {
     const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
     this.colours = !noColor && env.TERM !== 'dumb' && Boolean(this.err.isTTY);
     this.progressOn = !this.json && Boolean(this.err.isTTY) && (this.err.columns ?? 0) > 0;
+    this.progressInterval = options.progressIntervalMs ?? 5000;
+    this.now = options.now ?? Date.now;
   }
 
   paint(colour: Colour, text: string): string {
@@ -60,11 +69,19 @@ export class Output {
     this.err.write(`${this.paint('yellow', 'warning:')} ${text}\n`);
   }
 
-  /** Progress of a long phase: a redrawn line on a TTY, one line per phase elsewhere (not with --json). */
+  /**
+   * Progress of a long phase: a redrawn line on a TTY; elsewhere a line at its start, every few
+   * seconds while it runs (a CI log shows it is alive) and at its end (not with --json).
+   */
   progress(label: string, done: number, total: number): void {
     if (this.json || this.quiet) return;
     if (!this.progressOn) {
-      if (done === 0 || done === total) this.err.write(`${label}: ${done}/${total}\n`);
+      const now = this.now();
+      const last = this.lastProgress.get(label);
+      if (done === 0 || done === total || last === undefined || now - last >= this.progressInterval) {
+        this.err.write(`${label}: ${done}/${total}\n`);
+        this.lastProgress.set(label, now);
+      }
       return;
     }
     const width = Math.max(10, Math.min(30, (this.err.columns ?? 80) - label.length - 20));

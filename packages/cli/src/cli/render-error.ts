@@ -1,5 +1,5 @@
 /** One shape for every failure: a message and a hint on stderr, or the JSON error document. */
-import { ApiError } from '../api/api-error.js';
+import { CmsError } from '@cms/sdk';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
 
 export interface ErrorReport {
@@ -32,13 +32,9 @@ export function toReport(error: unknown): ErrorReport {
       exitCode: error.exitCode,
     };
   }
-  if (error instanceof ApiError) {
+  if (error instanceof CmsError) {
     const exitCode: ExitCode =
-      error.code === 'UNAUTHORIZED' || error.code === 'UNAUTHENTICATED'
-        ? EXIT.notSignedIn
-        : error.code === 'CONFLICT'
-          ? EXIT.conflict
-          : EXIT.failure;
+      error.code === 'UNAUTHORIZED' ? EXIT.notSignedIn : error.code === 'CONFLICT' ? EXIT.conflict : EXIT.failure;
     // CONFLICT also answers a taken environment name or an applied migration, whose messages say what
     // to do; the pull hint fits only a document that changed on the server (it carries draftRevision).
     const stale = error.code !== 'CONFLICT' || 'draftRevision' in error.details;

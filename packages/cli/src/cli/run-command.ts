@@ -3,7 +3,7 @@
  * document (or lets the handler print lines), maps errors to the documented exit codes.
  */
 import type { Command } from 'commander';
-import { type Context, createContext } from './context.js';
+import type { Context } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { Output } from './output.js';
 import { toReport } from './render-error.js';
@@ -14,7 +14,8 @@ export interface CommandResult {
   exitCode?: ExitCode;
 }
 
-export type Handler = (ctx: Context, ...args: unknown[]) => Promise<CommandResult>;
+// biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments (command-spec.ts).
+export type Handler = (ctx: Context, ...args: any[]) => Promise<CommandResult>;
 
 export let lastExitCode: ExitCode = EXIT.ok;
 
@@ -32,22 +33,25 @@ export function reportFailure(out: Output, error: unknown): ExitCode {
   return report.exitCode;
 }
 
-/** Wraps a handler as a commander action. */
-export function action(handler: Handler) {
-  return async (...args: unknown[]): Promise<void> => {
-    const command = args[args.length - 1] as Command;
-    const flags = command.optsWithGlobals() as GlobalFlags;
-    const positional = args.slice(0, -1);
-    let out = new Output({ json: Boolean(flags.json) });
-    try {
-      const ctx = await createContext(flags);
-      out = ctx.out;
-      const result = await handler(ctx, ...positional);
-      const exitCode = result.exitCode ?? EXIT.ok;
-      out.result({ ok: exitCode === EXIT.ok, exitCode, data: result.data });
-      lastExitCode = exitCode;
-    } catch (error) {
-      lastExitCode = reportFailure(out, error);
-    }
-  };
+/**
+ * Runs one command from commander's action arguments (positional arguments, options, the command):
+ * the context is built from the merged flags, the command's code imported, its result printed.
+ */
+export async function runCommand(load: () => Promise<Handler>, args: unknown[]): Promise<void> {
+  const command = args[args.length - 1] as Command;
+  const flags = command.optsWithGlobals() as GlobalFlags;
+  const positional = args.slice(0, -1);
+  let out = new Output({ json: Boolean(flags.json) });
+  try {
+    const { createContext } = await import('./context.js');
+    const ctx = await createContext(flags);
+    out = ctx.out;
+    const handler = await load();
+    const result = await handler(ctx, ...positional);
+    const exitCode = result.exitCode ?? EXIT.ok;
+    out.result({ ok: exitCode === EXIT.ok, exitCode, data: result.data });
+    lastExitCode = exitCode;
+  } catch (error) {
+    lastExitCode = reportFailure(out, error);
+  }
 }

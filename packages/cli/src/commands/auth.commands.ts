@@ -1,6 +1,5 @@
 /** `cms login` (device flow with a loopback callback or a pasted code), `cms logout`, `cms whoami`. */
-import type { Command } from 'commander';
-import { isApiError } from '../api/api-error.js';
+import { isCmsError } from '@cms/sdk';
 import { type CmsApi, createApi } from '../api/cms-api.js';
 import type { Context } from '../cli/context.js';
 import { credentialKey, credentialsFile, deleteKey, loadKey, saveKey } from '../cli/credentials.js';
@@ -9,7 +8,7 @@ import { startLoopback } from '../cli/loopback.js';
 import { openBrowser } from '../cli/open-browser.js';
 import { forgetPendingLogin, loadPendingLogin, savePendingLogin } from '../cli/pending-login.js';
 import { question } from '../cli/prompt.js';
-import { action } from '../cli/run-command.js';
+import type { CommandResult } from '../cli/run-command.js';
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -57,7 +56,7 @@ async function watchChallenge(api: CmsApi, challengeId: string, signal: AbortSig
       const { status } = await api.auth.poll(challengeId, { signal });
       if (status === 'denied') return { denied: true };
     } catch (error) {
-      if (isApiError(error) && (error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND')) return { expired: true };
+      if (isCmsError(error) && (error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND')) return { expired: true };
     }
   }
   return undefined;
@@ -132,142 +131,126 @@ async function waitForCode(
   }
 }
 
-export function registerAuthCommands(program: Command): void {
-  program
-    .command('login')
-    .description('Sign in with the browser (device flow) and store a key for this server, project and environment')
-    .option('--no-browser', 'no browser here (SSH, WSL): print the address; the page shows a code to paste')
-    .option('--code <code>', 'finish a sign-in started by `cms login --no-browser` with the code its page showed')
-    .action(
-      action(async (ctx, opts) => {
-        const o = opts as { browser: boolean; code?: string };
-        const { serverUrl, project, environment } = ctx.target();
-        const api = await ctx.api({ needsKey: false });
-        const account = credentialKey(serverUrl, project, environment);
-        let answer: { challengeId: string; code: string };
-        if (o.code) {
-          const { pending, expired } = await loadPendingLogin(account, ctx.env);
-          if (!pending) {
-            throw new CliError(
-              'LOGIN_NOT_STARTED',
-              expired
-                ? 'The sign-in waiting for this code expired.'
-                : `No sign-in to ${project}/${environment} at ${serverUrl} is waiting for a code.`,
-              {
-                exitCode: EXIT.notSignedIn,
-                hint: 'Run `cms login --no-browser`, authorize in the browser, then `cms login --code <code>` with the code the page shows.',
-              },
-            );
-          }
-          answer = { challengeId: pending.challengeId, code: o.code };
-        } else {
-          const waited = await waitForCode(ctx, api, account, { project, environment }, o.browser);
-          if ('pending' in waited) return { data: { signedIn: false, ...waited } };
-          answer = waited;
-        }
-        let exchanged: Awaited<ReturnType<typeof api.auth.exchange>>;
-        try {
-          exchanged = await api.auth.exchange(answer);
-        } catch (error) {
-          if (isApiError(error) && error.details.reason === 'access_denied') {
-            await forgetPendingLogin(account, ctx.env);
-            throw loginDenied();
-          }
-          if (isApiError(error)) {
-            // A wrong code may be tried again (the message says how many tries are left); anything
-            // else (expired, too many tries, refused) means starting over.
-            if (error.code !== 'INVALID_INPUT') await forgetPendingLogin(account, ctx.env);
-            throw new CliError('LOGIN_FAILED', `The server refused the code: ${error.message}`, {
-              exitCode: EXIT.notSignedIn,
-              hint:
-                error.code === 'INVALID_INPUT'
-                  ? 'Check the code on the authorize page and run `cms login --code <code>` again.'
-                  : 'Start again with `cms login` (or `cms login --no-browser`).',
-            });
-          }
-          throw error;
-        }
-        await forgetPendingLogin(account, ctx.env);
-        const store = await saveKey(
-          account,
-          {
-            apiKey: exchanged.apiKey,
-            expiresAt: exchanged.expiresAt ?? null,
-            keyId: exchanged.keyId,
-            savedAt: new Date().toISOString(),
-          },
-          ctx.env,
-        );
-        if (store === 'file')
-          ctx.out.warn(`No OS keychain is available: the key is stored in ${credentialsFile(ctx.env)} (mode 0600).`);
-        ctx.out.log(`Signed in to ${project}/${environment} at ${serverUrl}.`);
-        return {
-          data: { signedIn: true, serverUrl, project, environment, store, expiresAt: exchanged.expiresAt ?? null },
-        };
-      }),
-    );
+/** `cms login`. */
+export async function login(ctx: Context, opts: { browser: boolean; code?: string }): Promise<CommandResult> {
+  const o = opts as { browser: boolean; code?: string };
+  const { serverUrl, project, environment } = ctx.target();
+  const api = await ctx.api({ needsKey: false });
+  const account = credentialKey(serverUrl, project, environment);
+  let answer: { challengeId: string; code: string };
+  if (o.code) {
+    const { pending, expired } = await loadPendingLogin(account, ctx.env);
+    if (!pending) {
+      throw new CliError(
+        'LOGIN_NOT_STARTED',
+        expired
+          ? 'The sign-in waiting for this code expired.'
+          : `No sign-in to ${project}/${environment} at ${serverUrl} is waiting for a code.`,
+        {
+          exitCode: EXIT.notSignedIn,
+          hint: 'Run `cms login --no-browser`, authorize in the browser, then `cms login --code <code>` with the code the page shows.',
+        },
+      );
+    }
+    answer = { challengeId: pending.challengeId, code: o.code };
+  } else {
+    const waited = await waitForCode(ctx, api, account, { project, environment }, o.browser);
+    if ('pending' in waited) return { data: { signedIn: false, ...waited } };
+    answer = waited;
+  }
+  let exchanged: Awaited<ReturnType<typeof api.auth.exchange>>;
+  try {
+    exchanged = await api.auth.exchange(answer);
+  } catch (error) {
+    if (isCmsError(error) && error.details.reason === 'access_denied') {
+      await forgetPendingLogin(account, ctx.env);
+      throw loginDenied();
+    }
+    if (isCmsError(error)) {
+      // A wrong code may be tried again (the message says how many tries are left); anything
+      // else (expired, too many tries, refused) means starting over.
+      if (error.code !== 'INVALID_INPUT') await forgetPendingLogin(account, ctx.env);
+      throw new CliError('LOGIN_FAILED', `The server refused the code: ${error.message}`, {
+        exitCode: EXIT.notSignedIn,
+        hint:
+          error.code === 'INVALID_INPUT'
+            ? 'Check the code on the authorize page and run `cms login --code <code>` again.'
+            : 'Start again with `cms login` (or `cms login --no-browser`).',
+      });
+    }
+    throw error;
+  }
+  await forgetPendingLogin(account, ctx.env);
+  const store = await saveKey(
+    account,
+    {
+      apiKey: exchanged.apiKey,
+      expiresAt: exchanged.expiresAt ?? null,
+      keyId: exchanged.keyId,
+      savedAt: new Date().toISOString(),
+    },
+    ctx.env,
+  );
+  if (store === 'file')
+    ctx.out.warn(`No OS keychain is available: the key is stored in ${credentialsFile(ctx.env)} (mode 0600).`);
+  ctx.out.log(`Signed in to ${project}/${environment} at ${serverUrl}.`);
+  return {
+    data: { signedIn: true, serverUrl, project, environment, store, expiresAt: exchanged.expiresAt ?? null },
+  };
+}
 
-  program
-    .command('logout')
-    .description('Revoke the stored key of this server, project and environment on the server, and forget it here')
-    .action(
-      action(async (ctx) => {
-        const { serverUrl, project, environment } = ctx.target();
-        const account = credentialKey(serverUrl, project, environment);
-        const stored = await loadKey(account, ctx.env);
-        if (!stored) {
-          ctx.out.log('No stored key for this server, project and environment.');
-          return { data: { signedOut: false, revoked: false } };
-        }
-        // The stored key revokes itself (DELETE /api/v1/api-keys/current), whatever --api-key or
-        // CMS_API_KEY say: logout is about the key this machine keeps. It is forgotten here in any case.
-        let revoked = false;
-        let reason: string | null = null;
-        try {
-          const api = createApi({
-            serverUrl,
-            apiKey: stored.apiKey,
-            project,
-            environment,
-            retries: 1,
-            timeoutMs: 10_000,
-          });
-          await api.revokeCurrentKey();
-          revoked = true;
-        } catch (error) {
-          if (isApiError(error) && error.code === 'UNAUTHORIZED') {
-            reason = 'already invalid on the server (revoked or expired)';
-          } else if (error instanceof CliError || isApiError(error)) {
-            reason = error.message;
-            ctx.out.warn(
-              `Could not revoke the key on the server (${error.message}): it is forgotten on this machine but stays valid until it expires or an admin revokes it (kind "cli" in GET /api/v1/api-keys).`,
-            );
-          } else {
-            throw error;
-          }
-        }
-        await deleteKey(account, ctx.env);
-        ctx.out.log(revoked ? 'Key revoked on the server. Signed out.' : 'Signed out.');
-        return { data: { signedOut: true, revoked, ...(reason ? { reason } : {}) } };
-      }),
-    );
+/** `cms logout`. */
+export async function logout(ctx: Context): Promise<CommandResult> {
+  const { serverUrl, project, environment } = ctx.target();
+  const account = credentialKey(serverUrl, project, environment);
+  const stored = await loadKey(account, ctx.env);
+  if (!stored) {
+    ctx.out.log('No stored key for this server, project and environment.');
+    return { data: { signedOut: false, revoked: false } };
+  }
+  // The stored key revokes itself (DELETE /api/v1/api-keys/current), whatever --api-key or
+  // CMS_API_KEY say: logout is about the key this machine keeps. It is forgotten here in any case.
+  let revoked = false;
+  let reason: string | null = null;
+  try {
+    const api = createApi({
+      serverUrl,
+      apiKey: stored.apiKey,
+      project,
+      environment,
+      retries: 1,
+      timeoutMs: 10_000,
+    });
+    await api.revokeCurrentKey();
+    revoked = true;
+  } catch (error) {
+    if (isCmsError(error) && error.code === 'UNAUTHORIZED') {
+      reason = 'already invalid on the server (revoked or expired)';
+    } else if (error instanceof CliError || isCmsError(error)) {
+      reason = error.message;
+      ctx.out.warn(
+        `Could not revoke the key on the server (${error.message}): it is forgotten on this machine but stays valid until it expires or an admin revokes it (kind "cli" in GET /api/v1/api-keys).`,
+      );
+    } else {
+      throw error;
+    }
+  }
+  await deleteKey(account, ctx.env);
+  ctx.out.log(revoked ? 'Key revoked on the server. Signed out.' : 'Signed out.');
+  return { data: { signedOut: true, revoked, ...(reason ? { reason } : {}) } };
+}
 
-  program
-    .command('whoami')
-    .description('Show who the key belongs to, its capabilities, and where each setting came from')
-    .action(
-      action(async (ctx) => {
-        const { serverUrl, project, environment } = ctx.target();
-        const api = await ctx.api();
-        const me = await api.me();
-        const who = me.principalType === 'user' ? `${me.email} (${me.role})` : `API key "${me.label}"`;
-        ctx.out.line(`${who} on ${project}/${environment} at ${serverUrl}`);
-        ctx.out.line(`key from: ${ctx.settings.sources.apiKey}`);
-        const caps = Object.entries((me.capabilities as Record<string, boolean>) ?? {})
-          .filter(([, v]) => v)
-          .map(([k]) => k);
-        ctx.out.line(`can: ${caps.join(', ') || 'nothing'}`);
-        return { data: { principal: me, serverUrl, project, environment, sources: ctx.settings.sources } };
-      }),
-    );
+/** `cms whoami`. */
+export async function whoami(ctx: Context): Promise<CommandResult> {
+  const { serverUrl, project, environment } = ctx.target();
+  const api = await ctx.api();
+  const me = await api.me();
+  const who = me.principalType === 'user' ? `${me.email} (${me.role})` : `API key "${me.label}"`;
+  ctx.out.line(`${who} on ${project}/${environment} at ${serverUrl}`);
+  ctx.out.line(`key from: ${ctx.settings.sources.apiKey}`);
+  const caps = Object.entries((me.capabilities as Record<string, boolean>) ?? {})
+    .filter(([, v]) => v)
+    .map(([k]) => k);
+  ctx.out.line(`can: ${caps.join(', ') || 'nothing'}`);
+  return { data: { principal: me, serverUrl, project, environment, sources: ctx.settings.sources } };
 }

@@ -1,9 +1,8 @@
 /** `cms schema diff` and `cms schema sync`: the config's schema for the environment against the server's. */
-import type { Command } from 'commander';
 import type { Context } from '../cli/context.js';
 import { EXIT } from '../cli/exit-codes.js';
 import { confirm } from '../cli/prompt.js';
-import { action } from '../cli/run-command.js';
+import type { CommandResult } from '../cli/run-command.js';
 import { describeChange, describeFieldOrder, diffFieldOrder, diffSchemas } from '../config/schema-diff.js';
 
 async function plan(ctx: Context) {
@@ -42,75 +41,64 @@ function describeLocales(locales: string[], serverLocales: string[] | null): str
   return `~ locales ${locales.join(', ')} (server: ${serverLocales?.join(', ') || 'none'})`;
 }
 
-export function registerSchemaCommands(program: Command): void {
-  const schema = program.command('schema').description('Compare and sync the content types of cms.config.ts');
-  schema
-    .command('diff')
-    .description('Show what `cms schema sync` would change; exit 1 when it would change something')
-    .action(
-      action(async (ctx) => {
-        const { changes, reordered, locales, serverLocales, localesChanged, schemaHash, serverHash } = await plan(ctx);
-        for (const change of changes) ctx.out.line(describeChange(change));
-        // Field order and locales alone are not drift (the hash and validation ignore them): a note, exit 0.
-        for (const change of reordered) ctx.out.log(describeFieldOrder(change));
-        if (localesChanged) ctx.out.log(describeLocales(locales, serverLocales));
-        if (reordered.length > 0 || localesChanged)
-          ctx.out.log("Field order or locales differ (not a schema change): `cms schema sync` sends the config's.");
-        if (changes.length === 0) ctx.out.log('The server schema matches the config.');
-        else
-          ctx.out.log(
-            `${changes.length} change(s) (+ added, - removed, ~ changed) between the config and the server: \`cms schema sync\` applies them.`,
-          );
-        return {
-          data: {
-            changes,
-            reordered,
-            locales: { config: locales, server: serverLocales, changed: localesChanged },
-            schemaHash,
-            serverHash,
-            inSync: changes.length === 0,
-          },
-          exitCode: changes.length ? EXIT.failure : EXIT.ok,
-        };
-      }),
+/** `cms schema diff`. */
+export async function schemaDiff(ctx: Context): Promise<CommandResult> {
+  const { changes, reordered, locales, serverLocales, localesChanged, schemaHash, serverHash } = await plan(ctx);
+  for (const change of changes) ctx.out.line(describeChange(change));
+  // Field order and locales alone are not drift (the hash and validation ignore them): a note, exit 0.
+  for (const change of reordered) ctx.out.log(describeFieldOrder(change));
+  if (localesChanged) ctx.out.log(describeLocales(locales, serverLocales));
+  if (reordered.length > 0 || localesChanged)
+    ctx.out.log("Field order or locales differ (not a schema change): `cms schema sync` sends the config's.");
+  if (changes.length === 0) ctx.out.log('The server schema matches the config.');
+  else
+    ctx.out.log(
+      `${changes.length} change(s) (+ added, - removed, ~ changed) between the config and the server: \`cms schema sync\` applies them.`,
     );
-  schema
-    .command('sync')
-    .description('Push the config schema for this environment (shows the diff, asks, applies)')
-    .option('--dry-run', 'show the diff only')
-    .action(
-      action(async (ctx, opts) => {
-        const { api, resolved, layer, changes, reordered, locales, serverLocales, localesChanged, ...hashes } =
-          await plan(ctx);
-        const { schemaHash, effectiveHash, serverHash } = hashes;
-        for (const change of changes) ctx.out.line(describeChange(change));
-        for (const change of reordered) ctx.out.line(describeFieldOrder(change));
-        if (localesChanged) ctx.out.line(describeLocales(locales, serverLocales));
-        if (changes.length === 0 && reordered.length === 0 && !localesChanged && effectiveHash === serverHash) {
-          ctx.out.log('The server schema matches the config: nothing to sync.');
-          return { data: { synced: false, changes, schemaHash } };
-        }
-        if ((opts as { dryRun?: boolean }).dryRun) {
-          ctx.out.log(`Dry run: ${changes.length} change(s) shown above, nothing was synced.`);
-          return { data: { synced: false, dryRun: true, changes, reordered, schemaHash } };
-        }
-        const removals = changes.filter((c) => c.change === 'removed').length;
-        if (
-          removals > 0 &&
-          !(await confirm(
-            ctx.prompt,
-            `Apply ${changes.length} schema change(s), ${removals} removal(s) (documents keep their data)?`,
-          ))
-        ) {
-          return { data: { synced: false, cancelled: true, changes }, exitCode: EXIT.cancelled };
-        }
-        const result = await api.schema.sync({
-          rawConfigSnapshot: resolved.rawConfigSnapshot,
-          resolvedSchema: layer,
-          schemaHash,
-        });
-        ctx.out.log(`Schema synced: ${result.typesCount} type(s), hash ${result.schemaHash.slice(0, 12)}.`);
-        return { data: { ...result, changes, reordered } };
-      }),
-    );
+  return {
+    data: {
+      changes,
+      reordered,
+      locales: { config: locales, server: serverLocales, changed: localesChanged },
+      schemaHash,
+      serverHash,
+      inSync: changes.length === 0,
+    },
+    exitCode: changes.length ? EXIT.failure : EXIT.ok,
+  };
+}
+
+/** `cms schema sync`. */
+export async function schemaSync(ctx: Context, opts: { dryRun?: boolean }): Promise<CommandResult> {
+  const { api, resolved, layer, changes, reordered, locales, serverLocales, localesChanged, ...hashes } =
+    await plan(ctx);
+  const { schemaHash, effectiveHash, serverHash } = hashes;
+  for (const change of changes) ctx.out.line(describeChange(change));
+  for (const change of reordered) ctx.out.line(describeFieldOrder(change));
+  if (localesChanged) ctx.out.line(describeLocales(locales, serverLocales));
+  if (changes.length === 0 && reordered.length === 0 && !localesChanged && effectiveHash === serverHash) {
+    ctx.out.log('The server schema matches the config: nothing to sync.');
+    return { data: { synced: false, changes, schemaHash } };
+  }
+  if ((opts as { dryRun?: boolean }).dryRun) {
+    ctx.out.log(`Dry run: ${changes.length} change(s) shown above, nothing was synced.`);
+    return { data: { synced: false, dryRun: true, changes, reordered, schemaHash } };
+  }
+  const removals = changes.filter((c) => c.change === 'removed').length;
+  if (
+    removals > 0 &&
+    !(await confirm(
+      ctx.prompt,
+      `Apply ${changes.length} schema change(s), ${removals} removal(s) (documents keep their data)?`,
+    ))
+  ) {
+    return { data: { synced: false, cancelled: true, changes }, exitCode: EXIT.cancelled };
+  }
+  const result = await api.schema.sync({
+    rawConfigSnapshot: resolved.rawConfigSnapshot,
+    resolvedSchema: layer,
+    schemaHash,
+  });
+  ctx.out.log(`Schema synced: ${result.typesCount} type(s), hash ${result.schemaHash.slice(0, 12)}.`);
+  return { data: { ...result, changes, reordered } };
 }

@@ -1,4 +1,5 @@
-import type { ResolvedConfigSchema, SchemaType } from '@cms/core';
+import type { ResolvedConfigSchema } from '@cms/core';
+import type { FileType } from '../sync/file-naming.js';
 
 /**
  * What `cms.config.ts` exports: the result of core's `defineConfig` (types from `defineType`), or the
@@ -11,6 +12,11 @@ export interface PlainConfig {
   serverUrl?: string;
   locales?: string[] | { default: string; supported: string[] };
   contentDirectories?: Record<string, string>;
+  /**
+   * Not part of the schema: folders that hold one folder per locale (`docs` for `docs/en/...` and
+   * `docs/de/...`; '' for locale folders at the top of the content root).
+   */
+  localeFolders?: string[];
   types: unknown[] | Record<string, unknown>;
   environments?: Record<string, { extends?: string; types?: unknown[] | Record<string, unknown> }>;
 }
@@ -29,6 +35,9 @@ export interface LoadedConfig {
   contentRoot: string;
   /** The schema to sync to an environment and the schema in force there (core's resolveConfigSchema). */
   resolve(environment: string): ResolvedConfigSchema;
-  /** The environment's effective types with each directory as it is on disk (contentDirectories applied). */
-  localTypes(environment: string): SchemaType[];
+  /**
+   * The environment's effective types with each directory as it is on disk (contentDirectories applied)
+   * and, for a localized type under one of `localeFolders`, where its locale folders are.
+   */
+  localTypes(environment: string): FileType[];
 }

@@ -7,17 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type CmsConfig,
-  ConfigError,
-  type ResolvedConfigSchema,
-  type ResolvedSchema,
-  resolveConfigSchema,
-  type SchemaType,
-  validateResolvedSchema,
-} from '@cms/core';
+import type { CmsConfig, ResolvedConfigSchema, ResolvedSchema, SchemaType } from '@cms/core';
+// The config and schema entry points, not the whole of core: its route schemas cost every command startup time.
+import { ConfigError, resolveConfigSchema } from '@cms/core/config';
+import { validateResolvedSchema } from '@cms/core/schema';
 import { createJiti } from 'jiti';
 import { CliError, EXIT } from '../cli/exit-codes.js';
+import { withLocaleFolders } from '../sync/file-naming.js';
 import type { LoadedConfig, PlainConfig } from './config-types.js';
 import { locateField } from './locate-field.js';
 import { normalizeTypes } from './normalize-schema.js';
@@ -116,6 +112,7 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
       moduleCache: false,
       fsCache: false,
       alias: {
+        '@cms/core/config': fileURLToPath(import.meta.resolve('@cms/core/config')),
         '@cms/core': fileURLToPath(import.meta.resolve('@cms/core')),
         '@cms/cli': fileURLToPath(new URL('../index.js', import.meta.url)),
       },
@@ -161,6 +158,7 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
     return resolved;
   };
   const dir = dirname(file);
+  const localeFolders = readLocaleFolders(file, raw.localeFolders);
   return {
     file,
     dir,
@@ -172,10 +170,19 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
     contentRoot: dir,
     resolve: resolveFor,
     localTypes(environment) {
-      return resolveFor(environment).effectiveSchema.types.map((type) => ({
+      const types = resolveFor(environment).effectiveSchema.types.map((type) => ({
         ...type,
         directory: core.contentDirectories[type.name] ?? type.directory,
       }));
+      return withLocaleFolders(types, localeFolders, [core.locales.default, ...core.locales.supported]);
     },
   };
+}
+
+function readLocaleFolders(file: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+    throw configError(file, undefined, 'localeFolders', "must be a list of folders, e.g. ['docs']");
+  }
+  return value.map((v: string) => v.replace(/^\.?\/+|\/+$/g, ''));
 }

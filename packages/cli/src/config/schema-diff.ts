@@ -1,6 +1,7 @@
 /** What a schema sync would change, type by type and field by field. */
 import { isDeepStrictEqual } from 'node:util';
-import { canonicalJson, fieldOrderOf, type SchemaType } from '@cms/core';
+import type { SchemaType } from '@cms/core';
+import { canonicalJson, fieldOrderOf } from '@cms/core/schema';
 
 export interface SchemaChange {
   type: string;

@@ -1,8 +1,16 @@
 /**
- * `cms init` inference: markdown folders become types, frontmatter values become field kinds,
- * `name.<locale>.md` suffixes become locales (the type is then localized).
+ * `cms init` inference: which folders are types, what their fields are, and which locales the tree
+ * has. Locale folders and suffixes become locales (and translation groups), never types. Sibling
+ * folders whose files have the same frontmatter shape are one type at their parent (each file then
+ * keeps its folder in its path), and so is a folder with a single file; folders whose files would
+ * take one document path are merged the same way, so every file becomes a distinct document.
  */
-import type { FieldMetadata, SchemaType } from '@cms/core';
+import type { SchemaType } from '@cms/core';
+import pluralize from 'pluralize';
+import { inferFields } from './infer-fields.js';
+import { dirOf, findLocaleFolders, type LogicalFile, logicalFile } from './locale-layout.js';
+
+export { inferFields } from './infer-fields.js';
 
 export interface ScannedFile {
   /** Relative, forward slashes. */
@@ -12,112 +20,133 @@ export interface ScannedFile {
 
 export interface Inferred {
   types: SchemaType[];
+  /** The default first. */
   locales: string[];
-  /** Files that will not be imported (root-level files such as README.md). */
+  /** Folders holding one folder per locale (config `localeFolders`). */
+  localeFolders: string[];
+  /** Files that will not be imported (top-level files such as README.md). */
   ignored: string[];
 }
 
-const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
-const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-const FIELD = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
-
-function dirOf(file: string): string {
-  const at = file.lastIndexOf('/');
-  return at < 0 ? '' : file.slice(0, at);
-}
-
-/** `post.fr.md` → { stem: 'post', locale: 'fr' } when the suffix looks like a locale tag. */
-export function localeOf(file: string): { stem: string; locale: string | undefined } {
-  const name = file.slice(file.lastIndexOf('/') + 1).replace(/\.mdx?$/, '');
-  const dot = name.lastIndexOf('.');
-  const suffix = dot > 0 ? name.slice(dot + 1) : '';
-  return LOCALE.test(suffix) ? { stem: name.slice(0, dot), locale: suffix } : { stem: name, locale: undefined };
-}
-
+/** `posts` → `post`, `categories` → `category`, `docs/guides` → `guide`; the content root → `page`. */
 export function typeNameOf(directory: string, taken: Set<string>): string {
-  const last = directory.split('/').pop() ?? 'page';
+  const last = directory.split('/').pop() || 'pages';
   let name = last.replace(/[^a-zA-Z0-9_-]/g, '-').replace(/^[^a-zA-Z]+/, '') || 'page';
-  if (name.length > 3 && name.endsWith('ies')) name = `${name.slice(0, -3)}y`;
-  else if (name.length > 3 && name.endsWith('s') && !name.endsWith('ss')) name = name.slice(0, -1);
-  name = name.slice(0, 64);
+  name = pluralize.singular(name).slice(0, 64);
   let unique = name;
   for (let i = 2; taken.has(unique); i++) unique = `${name}${i}`;
   taken.add(unique);
   return unique;
 }
 
-type Kind = FieldMetadata['kind'];
+const within = (file: string, directory: string) => directory === '' || file.startsWith(`${directory}/`);
 
-function kindOf(value: unknown): Kind | undefined {
-  if (typeof value === 'boolean') return 'boolean';
-  if (typeof value === 'number') return 'number';
-  if (typeof value === 'string') return DATE.test(value) ? 'date' : 'string';
-  if (Array.isArray(value)) return 'array';
-  if (value && typeof value === 'object') return 'object';
+/** Each file's type directory: the deepest of `roots` it is under (undefined: none). */
+function assign(files: readonly Logical[], roots: readonly string[]): Map<string, Logical[]> {
+  const sorted = [...roots].sort((a, b) => b.length - a.length);
+  const out = new Map<string, Logical[]>(roots.map((r) => [r, []]));
+  for (const f of files) {
+    const root = sorted.find((r) => within(f.logical, r));
+    if (root !== undefined) out.get(root)?.push(f);
+  }
+  return out;
+}
+
+interface Logical extends LogicalFile {
+  frontmatter: Record<string, unknown>;
+}
+
+/** Keys held by at least half of the files. */
+function shapeOf(files: readonly Logical[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const f of files) for (const k of Object.keys(f.frontmatter)) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return new Set([...counts].filter(([, n]) => n * 2 >= files.length).map(([k]) => k));
+}
+
+function similarity(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  const shared = [...a].filter((k) => b.has(k)).length;
+  return shared / (a.size + b.size - shared);
+}
+
+function commonParent(a: string, b: string): string {
+  const pa = a.split('/');
+  const pb = b.split('/');
+  let i = 0;
+  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
+  return pa.slice(0, i).join('/');
+}
+
+/** The document key of a logical file in a type at `directory`: its path and locale. */
+function keyOf(f: Logical, directory: string): string {
+  const rest = directory === '' ? f.logical : f.logical.slice(directory.length + 1);
+  return `${rest.replace(/\.mdx?$/, '')}\u0000${f.locale ?? ''}`;
+}
+
+/** One merge step (siblings of one shape, single-file folders, colliding paths), or undefined when stable. */
+function mergeStep(roots: string[], files: readonly Logical[]): string[] | undefined {
+  const assigned = assign(files, roots);
+  // Two types whose files would take one path: one type at their common parent.
+  const owner = new Map<string, string>();
+  for (const [root, own] of assigned) {
+    for (const f of own) {
+      const key = keyOf(f, root);
+      const other = owner.get(key);
+      if (other !== undefined && other !== root) {
+        const parent = commonParent(other, root);
+        return [...roots.filter((r) => r !== other && r !== root && !within(r, parent)), parent];
+      }
+      owner.set(key, root);
+    }
+  }
+  const byParent = new Map<string, string[]>();
+  for (const root of roots) {
+    if (root === '') continue;
+    const parent = dirOf(root);
+    byParent.set(parent, [...(byParent.get(parent) ?? []), root]);
+  }
+  for (const [parent, siblings] of byParent) {
+    if (siblings.length < 2 || roots.includes(parent)) continue;
+    const shapes = new Map(siblings.map((s) => [s, shapeOf(assigned.get(s) ?? [])]));
+    const alike = (a: string, b: string) =>
+      similarity(shapes.get(a) as Set<string>, shapes.get(b) as Set<string>) >= 0.5;
+    // Folders with one file, and folders shaped like a sibling, go up into one type at the parent.
+    const members = siblings.filter(
+      (s) => (assigned.get(s)?.length ?? 0) <= 1 || siblings.some((o) => o !== s && alike(s, o)),
+    );
+    if (members.length > 0) return [...roots.filter((r) => !members.includes(r)), parent];
+  }
   return undefined;
 }
 
-function empty(kind: Kind): FieldMetadata {
-  return { kind, required: false, nullable: false, default: null, reference: null, checks: [] };
-}
-
-/** The field map that fits every given frontmatter object; fields of conflicting kinds are left out. */
-export function inferFields(objects: Array<Record<string, unknown>>, depth = 1): Record<string, FieldMetadata> {
-  const fields: Record<string, FieldMetadata> = {};
-  const keys = new Set(objects.flatMap((o) => Object.keys(o)));
-  for (const key of keys) {
-    if (!FIELD.test(key)) continue;
-    const values = objects.map((o) => o[key]);
-    const present = values.filter((v) => v !== undefined && v !== null);
-    const kinds = new Set(present.map(kindOf));
-    if (kinds.size === 2 && kinds.has('date') && kinds.has('string')) kinds.delete('date');
-    if (kinds.size !== 1) continue;
-    const kind = [...kinds][0] as Kind;
-    let field = empty(kind);
-    if (kind === 'array') {
-      const items = present.flat() as unknown[];
-      const itemKinds = new Set(items.filter((v) => v !== null).map(kindOf));
-      if (itemKinds.size === 2 && itemKinds.has('date') && itemKinds.has('string')) itemKinds.delete('date');
-      const itemKind = itemKinds.size === 1 ? ([...itemKinds][0] as Kind) : 'string';
-      if (itemKind === 'array' || (itemKind === 'object' && depth >= 4)) continue;
-      field = {
-        ...field,
-        items:
-          itemKind === 'object'
-            ? { kind: 'object', checks: [], fields: inferFields(items as Array<Record<string, unknown>>, depth + 1) }
-            : { kind: itemKind, checks: [] },
-      };
-    } else if (kind === 'object') {
-      if (depth >= 4) continue;
-      field = { ...field, fields: inferFields(present as Array<Record<string, unknown>>, depth + 1) };
-    }
-    field.required = values.every((v) => v !== undefined && v !== null);
-    field.nullable = values.some((v) => v === null);
-    fields[key] = field;
-  }
-  return fields;
-}
-
-export function inferSchema(files: readonly ScannedFile[]): Inferred {
-  const ignored = files.filter((f) => dirOf(f.file) === '').map((f) => f.file);
-  const inFolders = files.filter((f) => dirOf(f.file) !== '');
-  // A folder whose ancestor also holds markdown belongs to the ancestor's type.
-  const dirs = [...new Set(inFolders.map((f) => dirOf(f.file)))].sort((a, b) => a.length - b.length);
-  const roots: string[] = [];
-  for (const dir of dirs) if (!roots.some((r) => dir.startsWith(`${r}/`))) roots.push(dir);
+export function inferSchema(scanned: readonly ScannedFile[]): Inferred {
+  const bases = findLocaleFolders(scanned.map((f) => f.file));
+  const files: Logical[] = scanned.map((f) => ({ ...logicalFile(f.file, bases), frontmatter: f.frontmatter }));
+  const inFolders = files.filter((f) => dirOf(f.logical) !== '');
+  // The outermost folders holding markdown are the first guess; merging then only moves up.
+  const dirs = [...new Set(inFolders.map((f) => dirOf(f.logical)))].sort((a, b) => a.length - b.length);
+  let roots: string[] = [];
+  for (const dir of dirs) if (!roots.some((r) => within(dir, r))) roots.push(dir);
+  for (let next = mergeStep(roots, files); next; next = mergeStep(roots, files)) roots = next;
+  const assigned = assign(files, roots);
+  const ignored = files.filter((f) => ![...assigned.values()].some((own) => own.includes(f))).map((f) => f.file);
   const taken = new Set<string>();
   const localeCounts = new Map<string, number>();
-  const types: SchemaType[] = roots.map((directory) => {
-    const own = inFolders.filter((f) => f.file.startsWith(`${directory}/`));
-    const locales = own.map((f) => localeOf(f.file).locale);
-    for (const l of locales) if (l) localeCounts.set(l, (localeCounts.get(l) ?? 0) + 1);
-    return {
-      name: typeNameOf(directory, taken),
-      directory,
-      localized: locales.some((l) => l !== undefined),
-      fields: inferFields(own.map((f) => f.frontmatter)),
-    };
-  });
-  const locales = [...localeCounts.entries()].sort((a, b) => b[1] - a[1] || (a[0] === 'en' ? -1 : 1)).map(([l]) => l);
-  return { types, locales, ignored };
+  const types: SchemaType[] = [...assigned.entries()]
+    .filter(([, own]) => own.length > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([directory, own]) => {
+      for (const f of own) if (f.locale) localeCounts.set(f.locale, (localeCounts.get(f.locale) ?? 0) + 1);
+      return {
+        name: typeNameOf(directory, taken),
+        directory,
+        localized: own.some((f) => f.locale !== undefined),
+        fields: inferFields(own.map((f) => f.frontmatter)),
+      };
+    });
+  const locales = [...localeCounts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] === 'en' ? -1 : b[0] === 'en' ? 1 : a[0] < b[0] ? -1 : 1))
+    .map(([l]) => l);
+  const used = new Set(files.filter((f) => f.base !== undefined && !ignored.includes(f.file)).map((f) => f.base));
+  return { types, locales, localeFolders: bases.filter((b) => used.has(b)), ignored };
 }

@@ -69,6 +69,7 @@ function varName(name: string, taken: Set<string>): string {
 export function renderConfig(options: {
   types: SchemaType[];
   locales: string[];
+  localeFolders?: string[];
   project?: string | undefined;
   environment?: string | undefined;
 }): string {
@@ -93,5 +94,6 @@ export function renderConfig(options: {
       `  locales: { default: ${q(options.locales[0])}, supported: [${options.locales.map(q).join(', ')}] },`,
     );
   }
+  if (options.localeFolders?.length) settings.push(`  localeFolders: [${options.localeFolders.map(q).join(', ')}],`);
   return `import { defineConfig, defineType, field } from '@cms/cli';\n\n${blocks.join('\n\n')}\n\nexport default defineConfig({\n${settings.join('\n')}\n});\n`;
 }

@@ -10,6 +10,11 @@ export interface RemoteEntry {
   doc: RemoteDocument;
   file: string;
   hash: string;
+  /**
+   * True when only the digest was read (unchanged since the last sync: the hash is the manifest's):
+   * `doc` has the key and revisions but no content; `withContent` fetches it.
+   */
+  summary?: boolean;
 }
 
 export type SyncStatus =

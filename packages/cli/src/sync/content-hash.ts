@@ -3,7 +3,7 @@
  * format. A file's line endings, BOM, YAML formatting and comments never change it.
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '@cms/core';
+import { canonicalJson } from '@cms/core/schema';
 
 export function contentHash(frontmatter: Record<string, unknown>, body: string, format: string): string {
   const text = canonicalJson({ frontmatter, body: body.replace(/\r\n/g, '\n'), format });

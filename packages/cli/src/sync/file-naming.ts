@@ -1,11 +1,20 @@
 /**
- * File names of documents: `<type directory>/<path>[.<locale>].md|mdx`. Localized types always carry
- * the locale; non-localized ones never do. Paths are compared in Unicode NFC (macOS yields NFD).
+ * File names of documents. A document of a type lives at `<type directory>/<path>[.<locale>].md|mdx`:
+ * localized types carry the locale as a suffix, non-localized ones never do. Under a locale folder
+ * (config `localeFolders`), the locale is a folder instead: `<base>/<locale>/<rest of the directory>/<path>.md`
+ * (`docs/de/guide/intro.md` is the `de` translation of the `doc` at `guide/intro`). Paths are compared in
+ * Unicode NFC (macOS yields NFD).
  */
 import type { SchemaType } from '@cms/core';
 
 export const DEFAULT_LOCALE = '__cms_default__';
 const LOCALE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+
+/** A type as it is on disk: its directory, and where its locale folders are (when it has them). */
+export interface FileType extends SchemaType {
+  /** The folder holding one folder per locale (`docs` for `docs/en/...`, '' for the content root). */
+  localeFolder?: { base: string; locales: readonly string[] } | undefined;
+}
 
 export interface DocumentKey {
   type: string;
@@ -14,13 +23,58 @@ export interface DocumentKey {
   format: 'md' | 'mdx';
 }
 
+const trim = (directory: string) => directory.replace(/^\.?\/+|\/+$/g, '');
+const join = (...parts: string[]) => parts.filter((p) => p !== '').join('/');
+
 /** The relative file name (forward slashes, NFC) of a document. */
-export function fileNameOf(type: SchemaType, doc: { path: string; locale: string; format: string }): string {
-  const directory = type.directory.replace(/^\.?\/+|\/+$/g, '');
+export function fileNameOf(type: FileType, doc: { path: string; locale: string; format: string }): string {
+  const directory = trim(type.directory);
   const path = doc.path.replace(/^\/+/, '');
+  const extension = doc.format === 'mdx' ? 'mdx' : 'md';
+  const folder = type.localeFolder;
+  if (folder && type.localized && doc.locale !== DEFAULT_LOCALE) {
+    const base = trim(folder.base);
+    const rest = base === '' ? directory : directory.slice(base.length + 1);
+    // The folder as the tree spells it (`pt-br`), whatever case the server answers (`pt-BR`).
+    const folderName = folder.locales.find((l) => l.toLowerCase() === doc.locale.toLowerCase()) ?? doc.locale;
+    return join(base, folderName, rest, `${path}.${extension}`).normalize('NFC');
+  }
   const locale = type.localized && doc.locale !== DEFAULT_LOCALE ? `.${doc.locale}` : '';
-  const name = `${path}${locale}.${doc.format === 'mdx' ? 'mdx' : 'md'}`;
-  return (directory ? `${directory}/${name}` : name).normalize('NFC');
+  return join(directory, `${path}${locale}.${extension}`).normalize('NFC');
+}
+
+/** The types with their locale folders: a localized type under a base of `bases` (the deepest) has them. */
+export function withLocaleFolders(
+  types: readonly SchemaType[],
+  bases: readonly string[],
+  locales: readonly string[],
+): FileType[] {
+  return types.map((type) => {
+    const dir = trim(type.directory);
+    const base = type.localized
+      ? bases
+          .map(trim)
+          .filter((b) => b === '' || dir === b || dir.startsWith(`${b}/`))
+          .sort((a, b) => b.length - a.length)[0]
+      : undefined;
+    return base === undefined ? { ...type } : { ...type, localeFolder: { base, locales } };
+  });
+}
+
+/** `docs/de/guide/a.md` as `{ logical: 'docs/guide/a.md', locale: 'de' }` for a type with that locale folder. */
+function withoutLocaleFolder(name: string, type: FileType): { logical: string; locale: string } | undefined {
+  const folder = type.localeFolder;
+  if (!folder) return undefined;
+  const base = trim(folder.base);
+  const prefix = base ? `${base}/` : '';
+  if (!name.startsWith(prefix)) return undefined;
+  const rest = name.slice(prefix.length);
+  const slash = rest.indexOf('/');
+  if (slash < 0) return undefined;
+  const locale = rest.slice(0, slash);
+  const match = folder.locales.find((l) => l.toLowerCase() === locale.toLowerCase());
+  if (!match) return undefined;
+  return { logical: prefix + rest.slice(slash + 1), locale: match };
 }
 
 /**
@@ -29,21 +83,23 @@ export function fileNameOf(type: SchemaType, doc: { path: string; locale: string
  */
 export function parseFileName(
   relative: string,
-  types: readonly SchemaType[],
+  types: readonly FileType[],
   defaultLocale?: string,
 ): DocumentKey | undefined {
   const name = relative.normalize('NFC').replace(/\\/g, '/');
   const extension = name.endsWith('.mdx') ? 'mdx' : name.endsWith('.md') ? 'md' : undefined;
   if (!extension) return undefined;
-  const sorted = [...types].sort((a, b) => b.directory.length - a.directory.length);
+  const sorted = [...types].sort((a, b) => trim(b.directory).length - trim(a.directory).length);
   for (const type of sorted) {
-    const directory = type.directory.replace(/^\.?\/+|\/+$/g, '');
+    const folder = type.localized ? withoutLocaleFolder(name, type) : undefined;
+    const logical = folder?.logical ?? name;
+    const directory = trim(type.directory);
     const prefix = directory ? `${directory}/` : '';
-    if (!name.startsWith(prefix)) continue;
-    let stem = name.slice(prefix.length, -(extension.length + 1));
+    if (!logical.startsWith(prefix)) continue;
+    let stem = logical.slice(prefix.length, -(extension.length + 1));
     if (!stem) continue;
-    let locale = DEFAULT_LOCALE;
-    if (type.localized) {
+    let locale = folder?.locale ?? DEFAULT_LOCALE;
+    if (type.localized && !folder) {
       const dot = stem.lastIndexOf('.');
       const suffix = dot > 0 ? stem.slice(dot + 1) : '';
       if (suffix && LOCALE.test(suffix)) {

@@ -22,6 +22,16 @@ export interface ManifestEntry {
   draftRevision: number;
   publishedVersion: number | null;
   hash: string;
+  /**
+   * The stat cache: the file's size and mtime when its content was last seen to have `hash`. While
+   * both match, commands trust the hash without reading the file.
+   */
+  stat?: { size: number; mtimeMs: number };
+  /**
+   * The base: the name of the file's text at the last sync in the base store (base-store.ts), the
+   * common ancestor of a three-way merge and what `cms status --diff` compares with.
+   */
+  base?: string;
 }
 
 export interface Manifest {

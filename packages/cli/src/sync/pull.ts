@@ -6,18 +6,18 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { SchemaType } from '@cms/core';
 import type { Context } from '../cli/context.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { confirm } from '../cli/prompt.js';
 import type { RemoteEntry, SyncItem } from './classify.js';
 import { caseFoldCollisions } from './file-naming.js';
-import { patchFile, renderNewFile, splitFile } from './frontmatter.js';
 import type { ManifestEntry } from './manifest.js';
 import { writeFileAtomic } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
+import { entryOf, remoteText } from './pull-text.js';
+import { withContent } from './remote-state.js';
 import { assertKnownPaths, countByStatus, loadSyncState, pathMatcher } from './sync-state.js';
-import { type FieldShape, rootShape, shapeOfItem, shapeOfKey } from './yaml-render.js';
+import { diffsOf, mergeSides, type SideDiffs, sidesOf } from './three-way.js';
 
 export interface PullOptions {
   dryRun?: boolean;
@@ -25,6 +25,8 @@ export interface PullOptions {
   published?: boolean;
   theirs?: string[] | boolean;
   type?: string[];
+  /** Write files whose edits overlap with conflict markers (still a conflict: exit 5). */
+  merge?: boolean;
 }
 
 export interface PullReport {
@@ -37,64 +39,25 @@ export interface PullReport {
     remoteRevision?: number;
     manifestRevision?: number;
     updatedAt?: string;
+    /** Each side against the base (unified diffs), or server -> local without a base. */
+    diff?: SideDiffs;
+    /** Frontmatter keys both sides changed differently. */
+    keys?: string[];
+    /** Body regions both sides changed differently. */
+    bodyRegions?: number;
+    /** True when --merge wrote the file with conflict markers. */
+    markers?: boolean;
+    /** Why no merge was tried. */
+    reason?: string;
   }>;
   skipped: Array<{ file: string; status: string; reason: string }>;
   counts: Record<string, number>;
   dryRun: boolean;
 }
 
-/**
- * Frontmatter keys in schema order, then the rest in the server's order, at any depth (the keys of
- * object fields, also inside lists, follow their own fields): the canonical writer's order.
- */
-export function orderedFrontmatter(
-  type: SchemaType | undefined,
-  frontmatter: Record<string, unknown>,
-): Record<string, unknown> {
-  return inSchemaOrder(frontmatter, rootShape(type?.fields)) as Record<string, unknown>;
-}
-
-function inSchemaOrder(value: unknown, shape: FieldShape | undefined): unknown {
-  if (Array.isArray(value)) return value.map((item) => inSchemaOrder(item, shapeOfItem(shape)));
-  if (value === null || typeof value !== 'object') return value;
-  const object = value as Record<string, unknown>;
-  const ordered: Record<string, unknown> = {};
-  const fields = shape?.kind === 'object' ? Object.keys(shape.fields ?? {}) : [];
-  for (const key of [...fields, ...Object.keys(object)]) {
-    if (key in object && !(key in ordered)) ordered[key] = inSchemaOrder(object[key], shapeOfKey(shape, key));
-  }
-  return ordered;
-}
-
-export function entryOf(remote: RemoteEntry): ManifestEntry {
-  const { doc } = remote;
-  return {
-    id: doc.documentId,
-    file: remote.file,
-    type: doc.type,
-    path: doc.path,
-    locale: doc.locale,
-    format: doc.format,
-    translationGroupId: doc.translationGroupId,
-    draftRevision: doc.draftRevision,
-    publishedVersion: doc.publishedVersion,
-    hash: remote.hash,
-  };
-}
-
-/** The text a file should hold to carry the remote content, preserving what the user wrote where unchanged. */
-export async function remoteText(
-  root: string,
-  existingFile: string | undefined,
-  remote: RemoteEntry,
-  type: SchemaType | undefined,
-): Promise<string> {
-  const fm = orderedFrontmatter(type, remote.doc.frontmatter ?? {});
-  const body = remote.doc.body ?? '';
-  if (existingFile && existsSync(join(root, existingFile))) {
-    return patchFile(splitFile(await readFile(join(root, existingFile), 'utf8')), fm, body, type?.fields);
-  }
-  return renderNewFile(fm, body, type?.fields);
+/** A type the schema no longer has: its documents still have a file name. */
+function fallbackType(remote: RemoteEntry) {
+  return { name: remote.doc.type, directory: '', localized: false, fields: {} };
 }
 
 export async function pull(ctx: Context, options: PullOptions): Promise<PullReport> {
@@ -162,6 +125,37 @@ export async function pull(ctx: Context, options: PullOptions): Promise<PullRepo
   const declined = new Set(report.skipped.map((s) => s.file));
 
   const writer = new ManifestWriter(state.manifestFile, manifest);
+  /**
+   * Merges a file both sides changed: a clean merge is written (the server's version becomes the
+   * base, the merged file a local change to push); overlapping edits stay a conflict, the file
+   * untouched unless --merge writes it with conflict markers.
+   */
+  const mergeItem = async (item: SyncItem): Promise<'merged' | Partial<PullReport['conflicts'][number]>> => {
+    const sides = await sidesOf(state, item);
+    const diffs = diffsOf(item.file, sides);
+    const result = mergeSides(sides);
+    if (!result || !sides.remote || sides.server === undefined) {
+      return { diff: diffs, reason: sides.base === undefined ? 'no base kept for this file' : 'server side unknown' };
+    }
+    const write = result.clean || options.merge;
+    if (write && !options.dryRun) {
+      if (result.text !== sides.local)
+        await writeFileAtomic(join(root, item.local?.diskName ?? item.file), result.text);
+      const base = state.bases.put(sides.server);
+      manifest.documents[sides.remote.doc.documentId] = { ...entryOf(sides.remote), file: item.file, base };
+      writer.changed();
+    }
+    if (result.clean) {
+      report.applied.push({ file: item.file, status: item.status, action: options.dryRun ? 'would merge' : 'merged' });
+      return 'merged';
+    }
+    return {
+      diff: diffs,
+      keys: result.keys,
+      bodyRegions: result.bodyRegions,
+      markers: Boolean(options.merge && !options.dryRun),
+    };
+  };
   let done = 0;
   const work = items.filter(
     (i) =>
@@ -175,12 +169,16 @@ export async function pull(ctx: Context, options: PullOptions): Promise<PullRepo
   const apply = async (item: SyncItem): Promise<void> => {
     const take = item.conflict && theirs(item.file);
     if (item.conflict && !take) {
+      // Both sides changed the file: merged three-way against the base when it is kept.
+      const merged = item.status === 'changed-both' ? await mergeItem(item) : undefined;
+      if (merged === 'merged') return;
       report.conflicts.push({
         file: item.file,
         status: item.status,
         ...(item.id ? { id: item.id } : {}),
         ...(item.remote ? { remoteRevision: item.remote.doc.draftRevision, updatedAt: item.remote.doc.updatedAt } : {}),
         ...(item.entry ? { manifestRevision: item.entry.draftRevision } : {}),
+        ...(merged ?? {}),
       });
       return;
     }
@@ -221,9 +219,15 @@ export async function pull(ctx: Context, options: PullOptions): Promise<PullRepo
     const localHash = item.local?.hash;
     const sameContent = localHash === remote.hash;
     let action = 'recorded';
+    let written: string | undefined;
     if (!options.dryRun) {
       if (!sameContent || item.status === 'moved-remote') {
-        const text = await remoteText(root, source, remote, type);
+        const text = await remoteText(
+          root,
+          source,
+          await withContent(state.api, remote, type ?? fallbackType(remote)),
+          type,
+        );
         const target = join(root, item.file);
         const current = existsSync(target) ? await readFile(target, 'utf8') : undefined;
         if (current !== text) {
@@ -231,12 +235,19 @@ export async function pull(ctx: Context, options: PullOptions): Promise<PullRepo
           await writeFileAtomic(target, text);
           action = current === undefined ? 'created file' : 'updated file';
         }
+        written = text;
         if (item.status === 'moved-remote' && item.previousFile && item.previousFile !== item.file) {
           await rm(join(root, item.previousFile), { force: true });
           action = 'moved file';
         }
       }
-      manifest.documents[remote.doc.documentId] = entryOf(remote);
+      // The base: the text just written, else the file's (same content) unless it is kept already.
+      const previous = manifest.documents[remote.doc.documentId];
+      const entry: ManifestEntry = entryOf(remote);
+      if (written !== undefined) entry.base = state.bases.put(written);
+      else if (previous?.base && previous.hash === entry.hash) entry.base = previous.base;
+      else if (item.local) entry.base = state.bases.put(item.local.text);
+      manifest.documents[remote.doc.documentId] = entry;
       writer.changed();
     } else if (!sameContent) action = item.local ? 'would update file' : 'would create file';
     if (action !== 'recorded' || item.status !== 'unchanged') {
@@ -253,6 +264,7 @@ export async function pull(ctx: Context, options: PullOptions): Promise<PullRepo
   if (!options.dryRun) {
     manifest.schemaHash = await state.schemaHash();
     await writer.close();
+    await state.bases.prune(manifest);
   }
   return report;
 }

@@ -5,7 +5,7 @@
  */
 
 import { join } from 'node:path';
-import { isApiError } from '../api/api-error.js';
+import { isCmsError } from '@cms/sdk';
 import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
 import { CliError } from '../cli/exit-codes.js';
 import type { SyncItem } from './classify.js';
@@ -13,8 +13,9 @@ import { DEFAULT_LOCALE } from './file-naming.js';
 import type { LocalFile } from './local-files.js';
 import { writeFileAtomic } from './manifest.js';
 import type { ManifestWriter } from './manifest-writer.js';
-import { entryOf, orderedFrontmatter, remoteText } from './pull.js';
+import { entryOf, orderedFrontmatter, remoteText } from './pull-text.js';
 import { remoteEntry, type SyncState } from './sync-state.js';
+import { diffsOf, mergeSides, type SideDiffs } from './three-way.js';
 
 export interface PushResult {
   file: string;
@@ -24,30 +25,29 @@ export interface PushResult {
   code?: string;
   message?: string;
   previousFile?: string;
+  /** A conflict's sides against the base (unified diffs). */
+  diff?: SideDiffs;
+  /** Whether `cms pull` would merge a conflict cleanly. */
+  merge?: 'clean' | 'conflict';
 }
 
 export function groupIdFor(state: SyncState, file: LocalFile): string | undefined {
-  for (const entry of Object.values(state.manifest.documents)) {
-    if (
-      entry.type === file.key.type &&
-      entry.path === file.key.path &&
-      entry.locale !== file.key.locale &&
-      entry.translationGroupId
-    ) {
-      return entry.translationGroupId;
-    }
-  }
-  return undefined;
+  return state.groups.groupFor(file.key);
 }
 
 /** After a write, the server may have added defaults: bring them into the file so both sides agree. */
 export async function reconcile(state: SyncState, file: LocalFile, doc: RemoteDocument): Promise<void> {
   const type = state.typeByName.get(doc.type);
   const remote = remoteEntry(type ?? { name: doc.type, directory: '', localized: false, fields: {} }, doc);
+  let text = file.text;
   if (remote.hash !== file.hash && type) {
-    await writeFileAtomic(join(state.root, file.diskName), await remoteText(state.root, file.diskName, remote, type));
+    text = await remoteText(state.root, file.diskName, remote, type);
+    await writeFileAtomic(join(state.root, file.diskName), text);
   }
-  state.manifest.documents[doc.documentId] = { ...entryOf(remote), file: file.file };
+  // The file's text now is what the server has: the base of later diffs and merges.
+  const entry = { ...entryOf(remote), file: file.file, base: state.bases.put(text) };
+  state.manifest.documents[doc.documentId] = entry;
+  state.groups.record(entry);
 }
 
 async function createDoc(api: CmsApi, state: SyncState, file: LocalFile): Promise<RemoteDocument> {
@@ -61,6 +61,7 @@ async function createDoc(api: CmsApi, state: SyncState, file: LocalFile): Promis
       format: file.key.format,
       frontmatter: orderedFrontmatter(type, file.frontmatter),
       body: file.body,
+      source: file.text,
       ...(groupId ? { translationGroupId: groupId } : {}),
     },
     await state.schemaHash(),
@@ -81,7 +82,7 @@ export async function recordFailure(
 ): Promise<void> {
   const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
   if (error instanceof CliError && error.code === 'SERVER_UNREACHABLE') throw error;
-  if (!isApiError(error)) {
+  if (!isCmsError(error)) {
     record({ ...base, outcome: 'failed', code: 'INTERNAL', message: (error as Error).message });
     return;
   }
@@ -119,6 +120,29 @@ export async function recordFailure(
       });
       return;
     }
+    // Both sides as diffs against the base, and whether `cms pull` would merge them.
+    if (current && type) {
+      const remote = remoteEntry(type, current);
+      const sides = {
+        base: await state.bases.get(item.entry.base),
+        local: item.local.text,
+        server: await remoteText(state.root, undefined, remote, type),
+        remote,
+        fields: type.fields,
+      };
+      const merged = mergeSides(sides);
+      const merge = merged ? (merged.clean ? 'clean' : 'conflict') : undefined;
+      if (merge === 'clean') message += '; `cms pull` merges both sides, then push again';
+      record({
+        ...base,
+        outcome: 'conflict',
+        code: error.code,
+        message,
+        diff: diffsOf(item.file, sides),
+        ...(merge ? { merge } : {}),
+      });
+      return;
+    }
   }
   record({ ...base, outcome: error.code === 'CONFLICT' ? 'conflict' : 'failed', code: error.code, message });
 }
@@ -147,13 +171,14 @@ export async function pushOne(
     let revision = item.entry.draftRevision;
     if (flags.ours) {
       const current = await api.content.get(item.entry.id).catch((error) => {
-        if (isApiError(error) && error.status === 404) return undefined;
+        if (isCmsError(error) && error.status === 404) return undefined;
         throw error;
       });
       if (!current) {
         // --ours on a document deleted on the server: the file wins, as a new document.
         const doc = await createDoc(api, state, item.local);
         delete manifest.documents[item.entry.id];
+        state.groups.forget(item.entry);
         await reconcile(state, item.local, doc);
         writer.changed();
         record({ ...base, id: doc.documentId, outcome: 'created', message: 'deleted on the server; created again' });
@@ -164,7 +189,12 @@ export async function pushOne(
     const type = state.typeByName.get(item.entry.type);
     const doc = await api.content.update(
       item.entry.id,
-      { frontmatter: orderedFrontmatter(type, item.local.frontmatter), body: item.local.body, draftRevision: revision },
+      {
+        frontmatter: orderedFrontmatter(type, item.local.frontmatter),
+        body: item.local.body,
+        source: item.local.text,
+        draftRevision: revision,
+      },
       await state.schemaHash(),
     );
     await reconcile(state, item.local, doc);
@@ -191,7 +221,7 @@ export async function pushOne(
       return;
     }
     const current = await api.content.get(entry.id).catch((error) => {
-      if (isApiError(error) && error.status === 404) return undefined;
+      if (isCmsError(error) && error.status === 404) return undefined;
       throw error;
     });
     if (current && current.draftRevision !== entry.draftRevision && !flags.ours) {
@@ -205,6 +235,7 @@ export async function pushOne(
     }
     if (current) await api.content.delete(entry.id);
     delete manifest.documents[entry.id];
+    state.groups.forget(entry);
     writer.changed();
     if (item.status === 'deleted-local') record({ ...base, outcome: 'deleted' });
     return;

@@ -1,5 +1,5 @@
 import type { BatchOperation } from '@cms/core';
-import { ApiError, isApiError } from '../api/api-error.js';
+import { CmsError, isCmsError } from '@cms/sdk';
 import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
 import { mapLimit } from '../api/limiter.js';
 import type { Context } from '../cli/context.js';
@@ -10,7 +10,7 @@ import type { SyncItem } from './classify.js';
 import { DEFAULT_LOCALE } from './file-naming.js';
 import type { LocalFile } from './local-files.js';
 import { ManifestWriter } from './manifest-writer.js';
-import { orderedFrontmatter } from './pull.js';
+import { orderedFrontmatter } from './pull-text.js';
 import { groupIdFor, type PushResult, pushOne, reconcile, recordFailure } from './push-document.js';
 import { assertKnownPaths, countByStatus, loadSyncState, pathMatcher, type SyncState } from './sync-state.js';
 
@@ -39,7 +39,11 @@ const PUSHABLE = new Set([
   'deleted-remote',
 ]);
 export async function push(ctx: Context, options: PushOptions): Promise<PushReport> {
-  const state = await loadSyncState(ctx, { remote: false, ...(options.type ? { typeFilter: options.type } : {}) });
+  const state = await loadSyncState(ctx, {
+    remote: false,
+    preflight: true,
+    ...(options.type ? { typeFilter: options.type } : {}),
+  });
   const { manifest } = state;
   assertKnownPaths('--ours', options.ours, state.items);
   const ours = pathMatcher(options.ours);
@@ -112,6 +116,8 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
   });
   const stop = () => interrupted;
   const writer = new ManifestWriter(state.manifestFile, manifest);
+  // Stats learned by the scan are kept even when nothing is sent: the next run need not re-read.
+  if (state.statsLearned) writer.changed();
   let done = 0;
   const progress = (count: number) => {
     done += count;
@@ -145,7 +151,7 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
         await state.schemaHash(),
       );
     } catch (error) {
-      if (isApiError(error) && (error.status === 405 || (error.status === 404 && error.code === 'NOT_FOUND'))) {
+      if (isCmsError(error) && (error.status === 405 || (error.status === 404 && error.code === 'NOT_FOUND'))) {
         // A server without `POST /content/batch`: one request per document, as before it existed.
         batchRoute = false;
         await mapLimit(
@@ -165,9 +171,14 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
       try {
         if (!result) throw new Error('the server answered fewer results than operations');
         if (!result.ok) {
-          throw new ApiError(result.error.code, result.status, result.error.message, result.error.details);
+          throw new CmsError({
+            code: result.error.code,
+            status: result.status,
+            message: result.error.message,
+            details: result.error.details,
+          });
         }
-        const doc = result.document as unknown as RemoteDocument;
+        const doc: RemoteDocument = result.document;
         await reconcile(state, item.local as LocalFile, doc);
         writer.changed();
         const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
@@ -219,13 +230,22 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
     disposeDrain();
     await writer.close();
   }
+  await state.bases.prune(manifest);
   return report;
 }
 
-/** Operations per batch request (`CMS_BATCH_SIZE`, 1 to 100), and at most this many bytes of JSON. */
-const DEFAULT_BATCH_SIZE = 25;
+/**
+ * Operations per batch request (`CMS_BATCH_SIZE`, 1 to 100), and at most this many bytes of JSON. 50
+ * measured fastest for 10,000 new files (docs/benchmarks.md): the server inserts a batch's creates
+ * together, so fewer, larger requests win until one batch's transaction holds its locks too long.
+ */
+const DEFAULT_BATCH_SIZE = 50;
 const BATCH_BYTES = 512 * 1024;
-/** Batch requests in flight at most (and never more than --concurrency): each holds one server transaction. */
+/**
+ * Batch requests in flight at most (and never more than --concurrency): each holds one server
+ * transaction, so this stays under the server's pool (`DATABASE_POOL_MAX`, default 10), leaving
+ * connections for other clients.
+ */
 const BATCHES_IN_FLIGHT = 8;
 /** How long Ctrl-C waits for the requests in flight before the manifest is flushed anyway. */
 const DRAIN_MS = 20_000;
@@ -282,6 +302,7 @@ function batchOperation(state: SyncState, item: SyncItem, ours: boolean): BatchO
       format: file.key.format,
       frontmatter: orderedFrontmatter(state.typeByName.get(file.key.type), file.frontmatter),
       body: file.body,
+      source: file.text,
       ...(groupId ? { translationGroupId: groupId } : {}),
     };
   }
@@ -292,6 +313,7 @@ function batchOperation(state: SyncState, item: SyncItem, ours: boolean): BatchO
       documentId: item.entry.id,
       frontmatter: orderedFrontmatter(state.typeByName.get(item.entry.type), file.frontmatter),
       body: file.body,
+      source: file.text,
       draftRevision: item.entry.draftRevision,
     };
   }

@@ -2,40 +2,45 @@
  * Gathers the three sides of a sync (manifest, files, server) and classifies them. The schema's
  * types come from the config (the environment's effective schema), else from the server.
  */
-import type { SchemaType } from '@cms/core';
-import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
-import { mapLimit } from '../api/limiter.js';
+import type { CmsApi } from '../api/cms-api.js';
 import type { Context } from '../cli/context.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { closestNames } from '../cli/suggest.js';
+import { BaseStore } from './base-store.js';
 import { classify, type RemoteEntry, type SyncItem } from './classify.js';
-import { contentHash } from './content-hash.js';
-import { fileNameOf, parseFileName } from './file-naming.js';
-import { type LocalFile, scanLocalFiles } from './local-files.js';
+import { type FileType, parseFileName } from './file-naming.js';
+import { type LocalFile, type StatCache, scanLocalFiles } from './local-files.js';
 import { type Manifest, manifestPath, readManifest } from './manifest.js';
+import { assertDistinctPaths } from './path-collisions.js';
+import { readRemote } from './remote-state.js';
+import { TranslationGroups } from './translation-groups.js';
 
 export interface SyncState {
   api: CmsApi;
   root: string;
   manifestFile: string;
   manifest: Manifest;
-  types: SchemaType[];
-  typeByName: Map<string, SchemaType>;
+  types: FileType[];
+  typeByName: Map<string, FileType>;
   /** The server's schema hash, asked once when a write needs it. */
   schemaHash(): Promise<string>;
   local: LocalFile[];
   remote: RemoteEntry[] | undefined;
   items: SyncItem[];
   defaultLocale: string | undefined;
+  /** The texts of the last sync (bases of diffs and merges). */
+  bases: BaseStore;
+  /** Translation groups of the tracked documents, by type and path (kept current by writes). */
+  groups: TranslationGroups;
+  /** True when the scan learned stats for the manifest's stat cache (worth writing the manifest). */
+  statsLearned: boolean;
 }
 
-export function remoteEntry(type: SchemaType, doc: RemoteDocument): RemoteEntry {
-  return { doc, file: fileNameOf(type, doc), hash: contentHash(doc.frontmatter ?? {}, doc.body ?? '', doc.format) };
-}
+export { remoteEntry } from './remote-state.js';
 
 export async function loadSyncState(
   ctx: Context,
-  options: { remote: boolean; published?: boolean; typeFilter?: string[] },
+  options: { remote: boolean; published?: boolean; typeFilter?: string[]; preflight?: boolean },
 ): Promise<SyncState> {
   const { serverUrl, project, environment } = ctx.target();
   const api = await ctx.api();
@@ -43,7 +48,7 @@ export async function loadSyncState(
   const manifestFile = manifestPath(ctx.config?.dir ?? ctx.cwd, project, environment);
   const manifest = await readManifest(manifestFile, { project, environment, serverUrl });
   // With a config and nothing to read remotely, the server is not asked anything until a write needs it.
-  let server: Promise<{ types: SchemaType[]; schemaHash: string }> | undefined;
+  let server: Promise<{ types: FileType[]; schemaHash: string }> | undefined;
   const serverSchema = () => {
     server ??= api.schema.get();
     return server;
@@ -58,7 +63,20 @@ export async function loadSyncState(
   const selected = options.typeFilter?.length ? types.filter((t) => options.typeFilter?.includes(t.name)) : types;
   const typeByName = new Map(types.map((t) => [t.name, t]));
   const defaultLocale = ctx.config?.locales[0];
-  const scanned = await scanLocalFiles(root, selected, defaultLocale);
+  const scanned = await scanLocalFiles(root, selected, defaultLocale, statCacheOf(manifest));
+  const statsLearned = learnStats(manifest, scanned.files);
+  const unresolved = scanned.errors.filter((e) => e.markers);
+  if (unresolved.length > 0) {
+    throw new CliError(
+      'UNRESOLVED_CONFLICT',
+      `${unresolved.length} file(s) still hold conflict markers:\n${unresolved.map((e) => `  ${e.file}:${e.line}`).join('\n')}`,
+      {
+        exitCode: EXIT.conflict,
+        hint: 'Edit each file to keep what it should say between <<<<<<< local and >>>>>>> server (markers removed), then run the command again; to take the server version instead, delete the file and run `cms pull --theirs <path>`.',
+        details: { files: unresolved.map((e) => ({ file: e.file, line: e.line })) },
+      },
+    );
+  }
   if (scanned.errors.length > 0) {
     throw new CliError(
       'FRONTMATTER_INVALID',
@@ -68,16 +86,12 @@ export async function loadSyncState(
       { hint: 'Fix the YAML between the --- lines and run the command again.', details: { files: scanned.errors } },
     );
   }
+  // Two files that would be one document: refused before anything is sent.
+  if (options.preflight) assertDistinctPaths(scanned.files);
   let remote: RemoteEntry[] | undefined;
   if (options.remote) {
-    ctx.out.progress('Reading the server', 0, selected.length);
-    let done = 0;
-    const lists = await mapLimit(selected, Math.min(4, ctx.concurrency), async (type) => {
-      const docs = await api.content.listAll(type.name, { published: Boolean(options.published) });
-      ctx.out.progress('Reading the server', ++done, selected.length);
-      return docs.map((doc) => remoteEntry(type, doc));
-    });
-    remote = lists.flat().map((entry) => keepTrackedName(entry, manifest, selected, defaultLocale));
+    const lists = await readRemote(ctx, api, manifest, selected, { published: Boolean(options.published) });
+    remote = lists.map((entry) => keepTrackedName(entry, manifest, selected, defaultLocale));
   }
   const selectedNames = new Set(selected.map((t) => t.name));
   const entries = Object.values(manifest.documents).filter((e) => selectedNames.has(e.type));
@@ -94,7 +108,36 @@ export async function loadSyncState(
     remote,
     items,
     defaultLocale,
+    statsLearned,
+    groups: new TranslationGroups(Object.values(manifest.documents)),
+    bases: BaseStore.of(manifestFile),
   };
+}
+
+/** A file's size and mtime are trusted only when older than this (an edit within the clock's tick). */
+const RACY_MS = 2000;
+
+function statCacheOf(manifest: Manifest): StatCache {
+  const cache = new Map<string, { size: number; mtimeMs: number; hash: string }>();
+  for (const entry of Object.values(manifest.documents)) {
+    if (entry.stat) cache.set(entry.file, { ...entry.stat, hash: entry.hash });
+  }
+  return cache;
+}
+
+/** Records the stat of each file read whose content is the manifest's: the next scan need not read it. */
+function learnStats(manifest: Manifest, files: readonly LocalFile[], now = Date.now()): boolean {
+  const byFile = new Map(Object.values(manifest.documents).map((e) => [e.file, e]));
+  let learned = false;
+  for (const file of files) {
+    if (file.cached || !file.stat) continue;
+    const entry = byFile.get(file.file);
+    if (!entry || entry.hash !== file.hash || now - file.stat.mtimeMs < RACY_MS) continue;
+    if (entry.stat?.size === file.stat.size && entry.stat.mtimeMs === file.stat.mtimeMs) continue;
+    entry.stat = { size: file.stat.size, mtimeMs: file.stat.mtimeMs };
+    learned = true;
+  }
+  return learned;
 }
 
 /**
@@ -104,7 +147,7 @@ export async function loadSyncState(
 function keepTrackedName(
   entry: RemoteEntry,
   manifest: Manifest,
-  types: readonly SchemaType[],
+  types: readonly FileType[],
   defaultLocale: string | undefined,
 ): RemoteEntry {
   const tracked = manifest.documents[entry.doc.documentId];

@@ -30,12 +30,13 @@ describe('cms init', () => {
     await ws.write('content/posts/hello.fr.md', '---\ntitle: Bonjour\ndate: 2024-01-02\ntags: [c]\n---\nSalut\n');
     await ws.write('content/posts/other.en.md', '---\ntitle: Other\ndate: 2024-02-01\n---\n');
     await ws.write('content/pages/about.md', '---\ntitle: About\norder: 1\nseo:\n  description: About us\n---\nBody\n');
+    await ws.write('content/pages/contact.md', '---\ntitle: Contact\norder: 2\n---\nWrite to us\n');
     const before = await ws.snapshot();
 
     const init = await ws.run(['init', '--yes', '--json']);
     expect(init.code, init.stderr).toBe(0);
     expect(init.json.data).toMatchObject({ source: 'files', types: ['page', 'post'], locales: ['en', 'fr'] });
-    expect(init.json.data.import.summary).toMatchObject({ created: 4, failed: 0 });
+    expect(init.json.data.import.summary).toMatchObject({ created: 5, failed: 0 });
     const config = await ws.read('cms.config.ts');
     expect(config).toContain("import { defineConfig, defineType, field } from '@cms/cli';");
     expect(config).toContain('title: field.string().required(),');
@@ -82,6 +83,7 @@ describe('cms init', () => {
     expect(Object.keys(await ws.snapshot()).sort()).toEqual([
       'cms.config.ts',
       'content/pages/about.md',
+      'content/pages/contact.md',
       'content/posts/hello.en.md',
       'content/posts/hello.fr.md',
       'content/posts/other.en.md',

@@ -289,10 +289,12 @@ describe('cms against a live server', () => {
     const restored = await ws.run(['pull', '--theirs', file, '--json']);
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.json.data.applied).toMatchObject([{ file, status: 'deleted-local', action: 'created file' }]);
-    // Written anew from the server's values (the blank line the deleted file had is not on the server).
+    // Written from the source the server kept: the pushed bytes (the blank line before the closing
+    // fence included) with the server's title patched in, i.e. the file as it was before the deletion.
     const written = await ws.read(file);
     expect(server).toContain('title: Contact (server)\n');
-    expect(written).toBe('---\ntitle: Contact (server)\n---\n<Form fields={{ a: 1 }} />\n\nno final newline');
+    expect(written).toBe('---\ntitle: Contact (server)\n\n---\n<Form fields={{ a: 1 }} />\n\nno final newline');
+    expect(written).toBe(server);
     await ws.write(file, written.replace('Contact (server)', 'Contact (unpushed)'));
     const edited = await ws.run(['pull', '--theirs', file, '--json']);
     expect(edited.json.data.applied).toMatchObject([{ file, status: 'changed-local', action: 'updated file' }]);

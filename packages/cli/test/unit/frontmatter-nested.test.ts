@@ -3,12 +3,13 @@
  * and flow style, and dates stay as the user wrote them (CLI notes §2: never reformat YAML the user
  * did not change; write date fields as unquoted dates).
  */
+
+import type { FieldShapes } from '@cms/core/source';
+import { patchYamlText } from '@cms/core/source';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Document, parseDocument, visit } from 'yaml';
 import { frontmatterOf, normalizeBody, patchFile, renderNewFile, splitFile } from '../../src/sync/frontmatter.js';
-import { patchYamlText } from '../../src/sync/yaml-patch.js';
-import type { FieldShapes } from '../../src/sync/yaml-render.js';
 
 // A post whose dates sit at every depth: top level, in an object, in objects in a list, in a list.
 const FIELDS: FieldShapes = {

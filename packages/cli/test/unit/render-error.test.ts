@@ -1,12 +1,15 @@
+import { CmsError } from '@cms/sdk';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/api-error.js';
 import { toReport } from '../../src/cli/render-error.js';
 
 describe('the hint under a server error', () => {
   it('says to wait on RATE_LIMITED (login backoff, too many sign-ins started), not to lower --concurrency', () => {
     const report = toReport(
-      new ApiError('RATE_LIMITED', 429, 'Too many command-line sign-ins ... retry in 592 s.', {
-        retryAfterSeconds: 592,
+      new CmsError({
+        code: 'RATE_LIMITED',
+        status: 429,
+        message: 'Too many command-line sign-ins ... retry in 592 s.',
+        details: { retryAfterSeconds: 592 },
       }),
     );
     expect(report).toMatchObject({ code: 'RATE_LIMITED', status: 429, exitCode: 1 });
