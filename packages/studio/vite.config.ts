@@ -11,9 +11,14 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export default defineConfig(({ command }) => ({
   base: '/studio/',
   resolve: {
-    // The SDK and core from source (the SDK imports only types and the route table from core).
+    // Workspace packages by name (declared in package.json), read from their sources: the SDK imports
+    // only types and the route table from core.
     alias: [
       { find: /^@cms\/sdk$/, replacement: source('../sdk/src/index.ts') },
+      { find: /^@cms\/sdk\/preview$/, replacement: source('../sdk/src/live-preview/index.ts') },
+      { find: /^@cms\/sdk\/markdown$/, replacement: source('../sdk/src/markdown/index.ts') },
+      { find: /^@cms\/core\/preview-url$/, replacement: source('../core/src/preview/preview-url.ts') },
+      { find: /^@cms\/core\/errors$/, replacement: source('../core/src/errors/cms-error.ts') },
       { find: /^@cms\/core\/route-table$/, replacement: source('../core/src/wire/route-table.ts') },
       { find: /^@cms\/core$/, replacement: source('../core/src/index.ts') },
     ],
@@ -35,14 +40,13 @@ export default defineConfig(({ command }) => ({
         // `preview.tsx`), so the sign-in page, dashboard and lists never download them.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|@tanstack)[\\/]/ },
             // CodeMirror with its Markdown language and the HTML/CSS/JavaScript grammars that it uses for
             // HTML blocks (lang-markdown imports them statically, so they cannot be split off usefully).
             {
               name: 'codemirror',
               test: /[\\/]node_modules[\\/](@codemirror|@lezer|crelt|style-mod|w3c-keyname|@marijn)[\\/]/,
             },
-            { name: 'markdown', test: /[\\/]node_modules[\\/](marked|dompurify)[\\/]/ },
           ],
         },
       },

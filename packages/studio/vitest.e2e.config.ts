@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { workspaceAliases } from '../../vitest.aliases.ts';
 
 /**
  * The Studio's browser tests: Debian's Chromium driven by playwright-core against a real server on
@@ -7,9 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
-  resolve: {
-    alias: { '@cms/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
-  },
+  resolve: { alias: workspaceAliases },
   test: {
     include: ['packages/studio/test/**/*.e2e.ts'],
     globalSetup: ['packages/server/test/support/global-setup.ts', 'packages/studio/test/support/build-studio.ts'],

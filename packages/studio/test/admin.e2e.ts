@@ -178,7 +178,7 @@ describe('the administration pages in Chromium', () => {
       await page.getByLabel('Expiry date').fill('2001-01-01');
       await page.getByRole('button', { name: 'Create key' }).click();
       const alert = page.getByRole('alert').filter({ hasText: 'The key was not created.' });
-      await alert.getByText('INVALID_INPUT').waitFor();
+      await alert.getByText('Error code INVALID_INPUT', { exact: false }).waitFor({ state: 'attached' });
       await page.getByText('Expiry must be in the future').waitFor();
       expect((await api('GET', '/api-keys')).body.data.map((k: { label: string }) => k.label)).not.toContain(
         'expired already',
@@ -311,8 +311,8 @@ describe('the administration pages in Chromium', () => {
       await page
         .getByRole('alert')
         .filter({ hasText: 'The invitation was not created.' })
-        .getByText('INVALID_INPUT')
-        .waitFor();
+        .getByText('Error code INVALID_INPUT', { exact: false })
+        .waitFor({ state: 'attached' });
 
       await page.getByLabel('Email to invite').fill(invitedEmail);
       await page.locator('#invite-project').selectOption('default');
@@ -416,8 +416,8 @@ describe('the administration pages in Chromium', () => {
       await page
         .getByRole('alert')
         .filter({ hasText: 'The change was not saved.' })
-        .getByText('INVALID_INPUT')
-        .waitFor();
+        .getByText('Error code INVALID_INPUT', { exact: false })
+        .waitFor({ state: 'attached' });
       await page.getByLabel(`Role of ${ADMIN_EMAIL}`, { exact: true }).selectOption('admin');
     });
 
@@ -540,8 +540,8 @@ describe('the administration pages in Chromium', () => {
       await page
         .getByRole('alert')
         .filter({ hasText: 'The environment was not created.' })
-        .getByText('CONFLICT')
-        .waitFor();
+        .getByText('CONFLICT', { exact: false })
+        .waitFor({ state: 'attached' });
       await page.getByText('The name already exists in this project: choose another name').waitFor();
     });
 
@@ -654,7 +654,7 @@ describe('the administration pages in Chromium', () => {
       expect((await api('DELETE', '/environments/taken', { environment: null })).status).toBe(200);
       await dialog.getByLabel('Type taken to confirm').fill('taken');
       await dialog.getByRole('button', { name: 'Delete environment' }).click();
-      await dialog.getByText('ENVIRONMENT_NOT_FOUND').waitFor();
+      await dialog.getByText('ENVIRONMENT_NOT_FOUND', { exact: false }).waitFor({ state: 'attached' });
       await dialog.getByRole('button', { name: 'Cancel' }).click();
 
       await page.getByRole('button', { name: 'Delete feature' }).click();

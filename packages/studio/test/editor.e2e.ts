@@ -1,15 +1,16 @@
 import { computeSchemaHash, type ResolvedSchema } from '@cms/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { field, syncBody } from '../../server/test/content/fixtures.js';
+import { field } from '../../server/test/content/fixtures.js';
 import {
   ADMIN_EMAIL,
-  ADMIN_PASSWORD,
+  createFirstAdmin,
   launchBrowser,
   SCREENSHOTS,
   type StudioServer,
   screenshots,
   seriousViolations,
+  signInAs,
   startStudioServer,
 } from './support/studio-harness.js';
 
@@ -68,21 +69,10 @@ describe('the body editor in Chromium', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startStudioServer(), launchBrowser()]);
-    const setup = await server.request('POST', '/api/v1/setup', {
-      key: null,
-      project: null,
-      environment: null,
-      body: { token: server.setupToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
-    });
-    expect(setup.status, setup.text).toBe(200);
-    expect((await server.request('PUT', '/api/v1/schema/sync', { body: syncBody(SCHEMA) })).status).toBe(200);
+    await createFirstAdmin(server, SCHEMA);
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
-    await page.goto(studio('/login'));
-    await page.getByLabel('Email').fill(ADMIN_EMAIL);
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await signInAs(page, server);
   });
 
   afterAll(async () => {
@@ -273,7 +263,7 @@ describe('the body editor in Chromium', () => {
 
   /** The draft this browser keeps for a document (IndexedDB, as the Studio stores it), or null. */
   const localDraft = (p: Page, documentId: string) =>
-    p.evaluate(`(async (key) => {
+    p.evaluate(`(async (suffix) => {
       if (!(await indexedDB.databases()).some((db) => db.name === 'cms-studio')) return null;
       return new Promise((resolve) => {
         const request = indexedDB.open('cms-studio');
@@ -285,14 +275,15 @@ describe('the body editor in Chromium', () => {
             resolve(null);
             return;
           }
-          const get = db.transaction('drafts').objectStore('drafts').get(key);
-          get.onsuccess = () => {
+          const all = db.transaction('drafts').objectStore('drafts').getAll();
+          all.onsuccess = () => {
             db.close();
-            resolve(get.result ?? null);
+            resolve(all.result.find((draft) => draft.key.endsWith(suffix)) ?? null);
           };
         };
       });
-    })(${JSON.stringify(`default/production/${documentId}`)})`) as Promise<{
+    })(${JSON.stringify(`/default/production/${documentId}`)})`) as Promise<{
+      key: string;
       frontmatter: Record<string, unknown>;
       body: string;
       draftRevision: number;
@@ -321,6 +312,11 @@ describe('the body editor in Chromium', () => {
     const created = await create('local-draft', 'md', 'First words.', 'Draft me');
     const first = await editTitleAndBody(created.documentId);
     const kept = await waitForDraft(first, created.documentId, true);
+    // Kept under the signed-in person's id: another person signing in to this browser is not offered it.
+    const me = (await server.request('GET', '/api/v1/users', { project: null, environment: null })).body.data.find(
+      (user: { email: string }) => user.email === ADMIN_EMAIL,
+    );
+    expect(kept?.key).toBe(`${me.id}/default/production/${created.documentId}`);
     expect(kept).toMatchObject({
       frontmatter: { title: 'Edited in the browser' },
       body: 'First words. More words.',
@@ -374,5 +370,17 @@ describe('the body editor in Chromium', () => {
     expect((await read(created.documentId)).frontmatter.title).toBe('Their title');
     expect(await waitForDraft(second, created.documentId, true)).toMatchObject({ draftRevision: 1 });
     await Promise.all([first.close(), second.close()]);
+  });
+
+  it('forgets every kept draft at sign-out', async () => {
+    const created = await create('signed-out-draft', 'md', 'First words.', 'Sign out with me');
+    const p = await editTitleAndBody(created.documentId);
+    await waitForDraft(p, created.documentId, true);
+    // Leaving with unsaved changes asks first; the person says yes.
+    p.once('dialog', (dialog) => void dialog.accept());
+    await p.getByRole('button', { name: 'Sign out' }).click();
+    await p.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await localDraft(p, created.documentId)).toBeNull();
+    await p.close();
   });
 });

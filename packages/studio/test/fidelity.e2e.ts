@@ -1,12 +1,12 @@
 import { computeSchemaHash, type ResolvedSchema } from '@cms/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { field, syncBody } from '../../server/test/content/fixtures.js';
+import { field } from '../../server/test/content/fixtures.js';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
+  createFirstAdmin,
   launchBrowser,
   type StudioServer,
+  signInAs,
   startStudioServer,
 } from './support/studio-harness.js';
 
@@ -94,20 +94,9 @@ describe('Studio saves only what changed', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startStudioServer(), launchBrowser()]);
-    const setup = await server.request('POST', '/api/v1/setup', {
-      key: null,
-      project: null,
-      environment: null,
-      body: { token: server.setupToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
-    });
-    expect(setup.status, setup.text).toBe(200);
-    expect((await server.request('PUT', '/api/v1/schema/sync', { body: syncBody(SCHEMA) })).status).toBe(200);
+    await createFirstAdmin(server, SCHEMA);
     page = await browser.newPage();
-    await page.goto(`${server.url}/studio/login`);
-    await page.getByLabel('Email').fill(ADMIN_EMAIL);
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await signInAs(page, server);
   });
 
   afterAll(async () => {

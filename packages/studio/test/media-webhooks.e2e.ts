@@ -175,7 +175,7 @@ describe('media library and webhooks in Chromium', () => {
     ]);
     await uploads.getByText('Not sent: 2.6 KB is over this project’s image limit of 2 KB.').waitFor();
     const refused = uploads.getByRole('alert').filter({ hasText: 'disguised.bin' });
-    await refused.getByText('PAYLOAD_TOO_LARGE').waitFor();
+    await refused.getByText('PAYLOAD_TOO_LARGE', { exact: false }).waitFor({ state: 'attached' });
     await page.getByRole('status').filter({ hasText: '1–3 of 3 files' }).waitFor();
     const listed = await api('GET', '/media');
     expect(listed.body.data.map((asset: { filename: string }) => asset.filename).sort()).toEqual([
@@ -229,7 +229,7 @@ describe('media library and webhooks in Chromium', () => {
     await page.getByLabel('Uploaded from').fill(today);
     await pager.getByText('1–3 of 3 files').waitFor();
     await page.getByLabel('Uploaded to').fill('2020-01-01');
-    await page.getByRole('alert').getByText('INVALID_QUERY_PARAM').waitFor();
+    await page.getByRole('alert').getByText('INVALID_QUERY_PARAM', { exact: false }).waitFor({ state: 'attached' });
     await page.getByText('The date range is inverted').waitFor();
     await page.getByLabel('Uploaded to').fill(today);
     await pager.getByText('1–3 of 3 files').waitFor();
@@ -307,7 +307,10 @@ describe('media library and webhooks in Chromium', () => {
     await form.getByLabel('Address').fill(`http://127.0.0.1:${receiver.port}/hook`);
     expect(await form.getByLabel('content.published').isChecked()).toBe(true);
     await form.getByRole('button', { name: 'Create webhook' }).click();
-    await form.getByRole('alert').getByText('INVALID_INPUT').waitFor();
+    await form
+      .getByRole('alert')
+      .getByText('Error code INVALID_INPUT', { exact: false })
+      .waitFor({ state: 'attached' });
     await form
       .getByText('must use https:// (webhooks are delivered over HTTPS only), got http://', { exact: true })
       .waitFor();

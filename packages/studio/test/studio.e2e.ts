@@ -81,7 +81,7 @@ describe('the Studio in Chromium', () => {
     await page.getByLabel('Email').fill(ADMIN_EMAIL);
     await page.getByLabel('Password').fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').getByText('UNAUTHORIZED').waitFor();
+    await page.getByRole('alert').getByText('UNAUTHORIZED', { exact: false }).waitFor({ state: 'attached' });
     await page.getByLabel('Password').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -292,8 +292,10 @@ describe('the Studio in Chromium', () => {
     await page.getByRole('button', { name: 'Duplicate' }).click();
     await page.waitForURL((url) => !url.pathname.endsWith(postId));
     const copyId = page.url().split('/').pop() as string;
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete' }).click();
+    const asked = page.getByRole('dialog', { name: /^Delete / });
+    await asked.getByText('No other document points here.').waitFor();
+    await asked.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(/\/studio\/content\/post$/);
     expect((await api('GET', `/content/${copyId}?draft=true`)).status).toBe(404);
     await page.getByLabel('Status').selectOption('deleted');

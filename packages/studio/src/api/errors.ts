@@ -1,36 +1,17 @@
 /**
- * The Studio's one error shape: the envelope's code, message, details and requestId, so pages show
- * them as the server said them. An answer saying the session is gone calls the app's handler, which
- * sends the person to sign in.
+ * The Studio's errors are core's `CmsError` (through the SDK): the envelope's code, message, details
+ * and request id, so pages show them as the server said them. An answer saying the session is gone
+ * calls the app's handler, which sends the person to sign in.
  */
+import type { CmsError } from '@cms/sdk';
 
-export class ApiError extends Error {
-  readonly code: string;
-  readonly status: number;
-  readonly details: Record<string, unknown>;
-  readonly requestId: string | null;
-
-  constructor(init: {
-    code: string;
-    status: number;
-    message: string;
-    details?: Record<string, unknown>;
-    requestId?: string | null;
-  }) {
-    super(init.message);
-    this.name = 'ApiError';
-    this.code = init.code;
-    this.status = init.status;
-    this.details = init.details ?? {};
-    this.requestId = init.requestId ?? null;
-  }
-}
+export { CmsError } from '@cms/sdk';
 
 /**
  * The server's messages per field of a refused request (`details.fields`, keyed like `body.email`;
  * a leading `/` of a JSON pointer is dropped), to show beside the fields.
  */
-export function fieldMessages(error: ApiError | null): Record<string, string> {
+export function fieldMessages(error: CmsError | null): Record<string, string> {
   const fields = error?.details.fields;
   if (!fields || typeof fields !== 'object') return {};
   return Object.fromEntries(

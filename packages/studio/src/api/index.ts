@@ -3,20 +3,23 @@
  * Pages import from here only.
  */
 
-import type { Role } from '@cms/core';
-import type { ContentListQuery, MediaListQuery, Page } from '@cms/sdk';
+import type { ReleaseAction, ReleaseStatus, RouteBody } from '@cms/core';
+import type { ContentListQuery, MediaListQuery } from '@cms/sdk';
 import type { SchemaType } from '../editor/core-schema.js';
 import { at, cms, type Target, viaSdk } from './sdk.js';
-import type { ApiKeyCreateBody, ContentDocument, Grant } from './types.js';
+import type { ApiKeyCreateBody, Grant } from './types.js';
 
 export type { MediaAsset, MediaListQuery, Page } from '@cms/sdk';
-export { ApiError, fieldMessages, setUnauthorizedHandler } from './errors.js';
+export { CmsError, fieldMessages, setUnauthorizedHandler } from './errors.js';
 export type { Target } from './sdk.js';
 export * from './types.js';
 
 export const auth = {
   providers: () => viaSdk(() => cms.auth.providers(), { public: true }),
+  /** `{ session }`, or `{ mfa }` when the account has a second factor: then `loginMfa` with a code. */
   login: (email: string, password: string) => viaSdk(() => cms.auth.login({ email, password }), { public: true }),
+  loginMfa: (challengeToken: string, code: string) =>
+    viaSdk(() => cms.auth.loginMfa({ challengeToken, code }), { public: true }),
   logout: () => viaSdk(() => cms.auth.logout(), { public: true }),
   setup: (token: string, email: string, password: string) =>
     viaSdk(() => cms.auth.setup({ token, email, password }), { public: true }),
@@ -29,6 +32,16 @@ export const auth = {
   cliAuthorize: (challengeId: string) => viaSdk(() => cms.auth.cli.authorize(challengeId)),
   /** Refuses the sign-in on the server, so the waiting command line stops at once. */
   cliDeny: (challengeId: string) => viaSdk(() => cms.auth.cli.deny(challengeId)),
+};
+
+/** The signed-in user's own second factor (`/api/v1/me/mfa/*`). */
+export const mfa = {
+  status: () => viaSdk(() => cms.auth.mfa.status()),
+  enrol: () => viaSdk(() => cms.auth.mfa.enrol()),
+  confirm: (code: string) => viaSdk(() => cms.auth.mfa.confirm(code)),
+  disable: (currentPassword: string) => viaSdk(() => cms.auth.mfa.disable({ currentPassword })),
+  /** Ten new recovery codes in place of the old ones, proven by a current TOTP or recovery code. */
+  renewRecoveryCodes: (code: string) => viaSdk(() => cms.auth.mfa.renewRecoveryCodes(code)),
 };
 
 export const studio = {
@@ -46,57 +59,60 @@ export const schema = {
 /** Query of a type's list (drafts included: the Studio always lists drafts). */
 export type ListQuery = Omit<ContentListQuery<string, never>, 'draft' | 'resolve'>;
 
-export interface DocumentInput {
-  type: string;
-  path: string;
-  locale?: string;
-  format?: 'md' | 'mdx';
-  frontmatter: Record<string, unknown>;
-  body?: string;
-  translationGroupId?: string;
-}
+/** Body of `content.create` (core's route input). */
+export type DocumentInput = RouteBody<'content.create'>;
+/** Body of `content.update` (core's route input). */
+export type DocumentUpdate = RouteBody<'content.update'>;
 
 const withHash = (schemaHash: string) => ({ headers: { 'x-cms-schema-hash': schemaHash } });
-/** Core's document read with its resolve errors typed (ContentDocument). */
-const asDocument = (answer: Promise<unknown>) => answer as Promise<ContentDocument>;
-const asDocuments = (answer: Promise<unknown>) => answer as Promise<Page<ContentDocument>>;
 
 export const content = {
   overview: (target: Target) => viaSdk(() => at(target).content.overview()),
-  list: (target: Target, query: ListQuery) =>
-    viaSdk(() => asDocuments(at(target).content.list({ ...query, draft: true }))),
+  list: (target: Target, query: ListQuery) => viaSdk(() => at(target).content.list({ ...query, draft: true })),
   recent: (target: Target, type: string, limit: number) =>
-    viaSdk(() => asDocuments(at(target).content.list({ type, draft: true, sort: 'updatedAt', order: 'desc', limit }))),
+    viaSdk(() => at(target).content.list({ type, draft: true, sort: 'updatedAt', order: 'desc', limit })),
   search: (target: Target, q: string, options: { type?: string; limit?: number; offset?: number } = {}) =>
     viaSdk(() => at(target).search.query({ q, draft: true, ...options })),
-  get: (target: Target, id: string, options: { resolve?: string[] } = {}) =>
+  /** The draft; with `release`, the document as that release would publish it (`release=<id>`, no `draft`). */
+  get: (target: Target, id: string, options: { resolve?: string[]; release?: string | null } = {}) =>
     viaSdk(() =>
-      asDocument(
-        at(target).content.get(id, { draft: true, ...(options.resolve?.length ? { resolve: options.resolve } : {}) }),
-      ),
+      at(target).content.get(id, {
+        ...(options.release ? { release: options.release } : { draft: true }),
+        ...(options.resolve?.length ? { resolve: options.resolve } : {}),
+      }),
     ),
   create: (target: Target, schemaHash: string, input: DocumentInput) =>
-    viaSdk(() => asDocument(at(target).content.create(input, withHash(schemaHash)))),
-  update: (
-    target: Target,
-    schemaHash: string,
-    id: string,
-    input: { frontmatter: Record<string, unknown>; body: string; draftRevision: number },
-  ) => viaSdk(() => asDocument(at(target).content.update(id, input, withHash(schemaHash)))),
+    viaSdk(() => at(target).content.create(input, withHash(schemaHash))),
+  update: (target: Target, schemaHash: string, id: string, input: DocumentUpdate) =>
+    viaSdk(() => at(target).content.update(id, input, withHash(schemaHash))),
   publish: (target: Target, id: string, changeSummary?: string) =>
     viaSdk(() => at(target).content.publish(id, changeSummary ? { changeSummary } : {})),
   unpublish: (target: Target, id: string) => viaSdk(() => at(target).content.unpublish(id)),
   remove: (target: Target, id: string) => viaSdk(() => at(target).content.delete(id)),
   restoreDeleted: (target: Target, id: string) => viaSdk(() => at(target).content.restore(id)),
-  duplicate: (target: Target, id: string) => viaSdk(() => asDocument(at(target).content.duplicate(id))),
+  duplicate: (target: Target, id: string) => viaSdk(() => at(target).content.duplicate(id)),
   versions: (target: Target, id: string, offset = 0) =>
     viaSdk(() => at(target).content.versions(id, { limit: 100, offset })),
   version: (target: Target, id: string, version: number) => viaSdk(() => at(target).content.getVersion(id, version)),
   restoreVersion: (target: Target, id: string, version: number) =>
     viaSdk(() => at(target).content.restoreVersion(id, version)),
   variants: (target: Target, id: string) => viaSdk(() => at(target).content.variants(id)),
-  previewToken: (target: Target, id: string, previewUrl?: string) =>
-    viaSdk(() => at(target).content.previewToken(id, previewUrl ? { previewUrl } : {})),
+  /** The live documents whose reference fields point at a document (for the delete warning). */
+  referrers: (target: Target, id: string, query: { limit?: number; offset?: number } = {}) =>
+    viaSdk(() => at(target).content.referrers(id, query)),
+  /** Marks the document as open here; answers who else has it open. */
+  presence: (target: Target, id: string) => viaSdk(() => at(target).content.presence(id)),
+  /** Removes this person's presence mark (the editor was closed). */
+  leave: (target: Target, id: string) => viaSdk(() => at(target).content.leave(id)),
+  previewToken: (target: Target, id: string, previewUrl?: string, release?: string | null) =>
+    viaSdk(() =>
+      at(target).content.previewToken(id, { ...(previewUrl ? { previewUrl } : {}), ...(release ? { release } : {}) }),
+    ),
+};
+
+export const projects = {
+  /** The settings of the target's project (the live preview's `previewUrl` among them). */
+  settings: (target: Target) => viaSdk(() => at(target).projects.settings()),
 };
 
 export const media = {
@@ -116,12 +132,12 @@ export const apiKeys = {
 
 export const people = {
   list: (offset: number, limit: number) => viaSdk(() => cms.users.list({ offset, limit })),
-  create: (input: { email: string; role: Role; password?: string }) => viaSdk(() => cms.users.create(input)),
-  update: (id: string, input: { role?: Role; disabled?: boolean }) => viaSdk(() => cms.users.update(id, input)),
+  create: (input: RouteBody<'users.create'>) => viaSdk(() => cms.users.create(input)),
+  update: (id: string, input: RouteBody<'users.update'>) => viaSdk(() => cms.users.update(id, input)),
   grants: (id: string) => viaSdk(() => cms.users.grants(id)),
   replaceGrants: (id: string, grants: Grant[]) => viaSdk(() => cms.users.replaceGrants(id, grants)),
   /** The answer's `inviteUrl` is the only time the link is shown. */
-  invite: (input: { email: string; role: Role; project?: string }) => viaSdk(() => cms.users.invite(input)),
+  invite: (input: RouteBody<'invites.create'>) => viaSdk(() => cms.users.invite(input)),
   /** Invites neither accepted nor expired, without their links. */
   pendingInvites: () => viaSdk(() => cms.users.pendingInvites()),
   withdrawInvite: (id: string) => viaSdk(() => cms.users.withdrawInvite(id)),
@@ -131,9 +147,29 @@ export const people = {
 
 export const environments = {
   list: (project: string) => viaSdk(() => at({ project }).environments.list()),
-  create: (project: string, input: { name: string; extends?: string; cloneFrom?: string }) =>
+  create: (project: string, input: RouteBody<'environments.create'>) =>
     viaSdk(() => at({ project }).environments.create(input)),
   remove: (project: string, name: string) => viaSdk(() => at({ project }).environments.delete(name)),
-  promote: (project: string, source: string, body: { target: string; dryRun?: boolean; documentIds?: string[] }) =>
+  promote: (project: string, source: string, body: RouteBody<'environments.promote'>) =>
     viaSdk(() => at({ project }).environments.promote(source, body)),
+};
+
+// ---- Releases (pages/releases, the editor's "Add to release" and "Schedule") ----
+
+export const releases = {
+  /** Releases of the environment, newest first, optionally of one status. */
+  list: (target: Target, query: { status?: ReleaseStatus; limit?: number; offset?: number } = {}) =>
+    viaSdk(() => at(target).releases.list(query)),
+  get: (target: Target, id: string) => viaSdk(() => at(target).releases.get(id)),
+  create: (target: Target, input: RouteBody<'releases.create'>) => viaSdk(() => at(target).releases.create(input)),
+  addItems: (target: Target, id: string, items: { documentId: string; action: ReleaseAction }[]) =>
+    viaSdk(() => at(target).releases.addItems(id, items)),
+  removeItem: (target: Target, id: string, documentId: string) =>
+    viaSdk(() => at(target).releases.removeItem(id, documentId)),
+  /** Schedules for a UTC instant (ISO 8601); `timeZone` is the IANA zone it was chosen in. */
+  schedule: (target: Target, id: string, scheduledAt: string, timeZone: string) =>
+    viaSdk(() => at(target).releases.schedule(id, { scheduledAt, timeZone })),
+  unschedule: (target: Target, id: string) => viaSdk(() => at(target).releases.unschedule(id)),
+  publish: (target: Target, id: string) => viaSdk(() => at(target).releases.publish(id)),
+  revert: (target: Target, id: string) => viaSdk(() => at(target).releases.revert(id)),
 };

@@ -1,10 +1,10 @@
 /**
  * The Studio's only way to the API: the SDK's session client (same origin: the session cookie, and
- * the CSRF header from `cms_csrf`), with its errors turned into the Studio's ApiError so pages show
- * them one way.
+ * the CSRF header from `cms_csrf`). Its errors are core's CmsError; "no answer" becomes one too
+ * (`NETWORK_ERROR`), so pages show every failure one way.
  */
 import { type CmsClient, CmsError, CmsNetworkError, createClient } from '@cms/sdk';
-import { ApiError, notifyUnauthorized } from './errors.js';
+import { notifyUnauthorized } from './errors.js';
 
 export const cms = createClient({ baseUrl: window.location.origin, session: true, retries: 0 });
 
@@ -31,26 +31,19 @@ export function at(target: Partial<Target> | null): CmsClient {
 }
 
 /**
- * Runs one SDK call, keeping the SDK's type of its answer (core's wire shapes); its errors become
- * ApiError.
+ * Runs one SDK call, keeping the SDK's type of its answer (core's wire shapes); a session that is
+ * gone calls the app's handler, and no answer becomes a CmsError with `NETWORK_ERROR`.
  */
 export async function viaSdk<T>(call: () => Promise<T>, options: { public?: boolean } = {}): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (error instanceof CmsError) {
-      const converted = new ApiError({
-        code: error.code,
-        status: error.status,
-        message: error.message,
-        details: error.details as Record<string, unknown>,
-        requestId: error.requestId,
-      });
-      if (converted.code === 'UNAUTHORIZED' && !options.public) notifyUnauthorized();
-      throw converted;
+      if (error.code === 'UNAUTHORIZED' && !options.public) notifyUnauthorized();
+      throw error;
     }
     if (error instanceof CmsNetworkError) {
-      throw new ApiError({
+      throw new CmsError({
         code: 'NETWORK_ERROR',
         status: 0,
         message: 'The server could not be reached. Check your connection and try again.',

@@ -31,14 +31,7 @@ export type {
 /** One content type's counts of the overview. */
 export type OverviewCount = Overview['counts'][number];
 
-/** A reference `resolve=` could not follow, as the API reports it in `resolveErrors`. */
-export interface ResolveError {
-  code: string;
-  message: string;
-  ref: { documentId: string; type: string };
-}
-
-/** A document as the API answers it (core's wire shape), with its resolve errors typed. */
-export type ContentDocument = Omit<Document, 'resolveErrors'> & { resolveErrors: Record<string, ResolveError> };
+/** A document as the API answers it (core's wire shape). */
+export type ContentDocument = Document;
 
 export const DEFAULT_LOCALE = '__cms_default__';

@@ -4,8 +4,11 @@ import { diagnosticCount, linter, lintGutter } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, highlightSpecialChars, keymap, lineNumbers, placeholder } from '@codemirror/view';
 import { useEffect, useId, useRef, useState } from 'react';
+import type { BodyEditorHandle } from './body-editor-handle.js';
+import { FORMAT_SHORTCUTS } from './body-editor-handle.js';
 import { lineSeparatorOf } from './line-endings.js';
 import type { MarkdownEditorProps } from './markdown-editor.js';
+import { type FormatCommand, formatText } from './markdown-format.js';
 import type { MdxProblem } from './mdx-check.js';
 import { mdxDiagnostic } from './mdx-diagnostic.js';
 
@@ -39,19 +42,82 @@ function loadMdxChecker() {
   return mdxChecker;
 }
 
+/** Runs a toolbar command on the editor's main selection. */
+function runFormat(view: EditorView, command: FormatCommand): boolean {
+  const { from, to } = view.state.selection.main;
+  const edit = formatText(command, { doc: view.state.sliceDoc(), from, to });
+  view.dispatch({ changes: edit.changes, selection: edit.selection, scrollIntoView: true, userEvent: 'input.format' });
+  view.focus();
+  return true;
+}
+
+/** The image files of a paste or a drop (other files and text go the usual way). */
+function imageFiles(list: FileList | null | undefined): File[] {
+  return [...(list ?? [])].filter((file) => file.type.startsWith('image/'));
+}
+
+/** The handle the toolbar and the image upload use (body-editor-handle.ts). */
+function handleFor(view: EditorView): BodyEditorHandle {
+  return {
+    format: (command) => void runFormat(view, command),
+    insert(text, pos) {
+      const at = pos ?? view.state.selection.main.head;
+      const line = view.state.doc.lineAt(at);
+      const separator = view.state.lineBreak;
+      // An image goes on a line of its own: break before and after it unless a line edge is there.
+      const before = at === line.from ? '' : separator;
+      const after = at === line.to ? '' : separator;
+      const insert = `${before}${text}${after}`;
+      const selection = pos === null ? view.state.selection.main : { from: at, to: at };
+      view.dispatch({
+        changes: { from: selection.from, to: selection.to, insert },
+        selection: { anchor: selection.from + insert.length - after.length },
+        scrollIntoView: true,
+      });
+    },
+    replace(search, replacement, select) {
+      const index = view.state.sliceDoc().indexOf(search);
+      if (index < 0) return false;
+      view.dispatch({
+        changes: { from: index, to: index + search.length, insert: replacement },
+        ...(select ? { selection: { anchor: index + select.from, head: index + select.to } } : {}),
+        scrollIntoView: true,
+      });
+      if (select) view.focus();
+      return true;
+    },
+    replaceSelection(text) {
+      view.dispatch(view.state.replaceSelection(text), { scrollIntoView: true });
+      view.focus();
+    },
+    moveToLine(line) {
+      const target = view.state.doc.line(Math.min(Math.max(1, line), view.state.doc.lines));
+      view.dispatch({ selection: { anchor: target.from }, scrollIntoView: true });
+      view.focus();
+    },
+  };
+}
+
 export default function CodeMirrorEditor({
   value,
   resetKey,
   label,
   onChange,
   describedBy,
-  inserter,
   format = 'md',
+  handle,
+  onImageFiles,
+  onCursorLine,
 }: MarkdownEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
+  const filesGiven = useRef(onImageFiles);
+  filesGiven.current = onImageFiles;
+  const cursorMoved = useRef(onCursorLine);
+  cursorMoved.current = onCursorLine;
+  const cursorLine = useRef(1);
   const checking = useRef(new Compartment());
   const checkedFormat = useRef(format);
   const [problem, setProblem] = useState<MdxProblem | null>(null);
@@ -98,7 +164,32 @@ export default function CodeMirrorEditor({
           EDITOR_THEME,
           checking.current.of(format === 'mdx' ? mdxLint() : []),
           // Tab indents; Esc then Tab moves focus out (CodeMirror's documented escape).
-          keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+          keymap.of([
+            ...Object.entries(FORMAT_SHORTCUTS).map(([command, shortcut]) => ({
+              key: shortcut.keys,
+              run: (view: EditorView) => runFormat(view, command as FormatCommand),
+            })),
+            ...defaultKeymap,
+            ...historyKeymap,
+            indentWithTab,
+          ]),
+          // Pasted or dropped images are uploaded and inserted (image-upload.ts); other content as usual.
+          EditorView.domEventHandlers({
+            paste(event) {
+              const files = imageFiles(event.clipboardData?.files);
+              if (files.length === 0 || !filesGiven.current) return false;
+              event.preventDefault();
+              filesGiven.current(files, null);
+              return true;
+            },
+            drop(event, view) {
+              const files = imageFiles(event.dataTransfer?.files);
+              if (files.length === 0 || !filesGiven.current) return false;
+              event.preventDefault();
+              filesGiven.current(files, view.posAtCoords({ x: event.clientX, y: event.clientY }));
+              return true;
+            },
+          }),
           EditorView.contentAttributes.of({
             'aria-label': label,
             spellcheck: 'true',
@@ -109,19 +200,24 @@ export default function CodeMirrorEditor({
           ),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) changed.current(update.state.sliceDoc());
+            if (update.selectionSet || update.docChanged) {
+              const line = update.state.doc.lineAt(update.state.selection.main.head).number;
+              if (line !== cursorLine.current) {
+                cursorLine.current = line;
+                cursorMoved.current?.(line);
+              }
+            }
           }),
         ],
       }),
     });
     view.current = editor;
-    if (inserter) {
-      inserter.current = (text: string) => {
-        editor.dispatch(editor.state.replaceSelection(text), { scrollIntoView: true });
-        editor.focus();
-      };
-    }
+    // The text scrolls inside its box, so the scroller is a keyboard stop of its own (WCAG 2.1.1; axe's
+    // scrollable-region rule does not count the contenteditable inside as focusable content).
+    editor.scrollDOM.tabIndex = 0;
+    if (handle) handle.current = handleFor(editor);
     return () => {
-      if (inserter) inserter.current = null;
+      if (handle) handle.current = null;
       view.current = null;
       editor.destroy();
     };

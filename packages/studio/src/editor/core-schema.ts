@@ -4,3 +4,4 @@
  */
 export type { ArrayItems, FieldMetadata, SchemaType } from '../../../core/src/schema/field-types.js';
 export { compileFrontmatterValidator } from '../../../core/src/schema/frontmatter-validator.js';
+export { listReferenceFields } from '../../../core/src/schema/references.js';

@@ -1,3 +1,4 @@
+import { editorFieldMessage } from '../ui/editor-words.js';
 import { labelOf } from '../ui/shell.js';
 
 /** `frontmatter.seo.tags[1]` -> `Seo › Tags › 2`: errors named by labels, not keys. */
@@ -45,7 +46,7 @@ export function ErrorSummary({ errors }: { errors: Record<string, string> }) {
                 focusField(key);
               }}
             >
-              {fieldLabel(key)}: {message}
+              {fieldLabel(key)}: {editorFieldMessage(message)}
             </a>
           </li>
         ))}

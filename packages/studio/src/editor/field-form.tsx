@@ -1,5 +1,6 @@
 import { type ReactNode, useId, useState } from 'react';
 import type { FieldKindProps } from '../extensions/props.js';
+import { editorFieldMessage } from '../ui/editor-words.js';
 import { labelOf } from '../ui/shell.js';
 import { MediaPicker } from './media-picker.js';
 import { errorKey, type Path } from './paths.js';
@@ -40,7 +41,7 @@ export function FieldInput(props: FieldProps) {
   const hint = describeChecks(field);
   const errorLine = error ? (
     <small id={`${id}-error`} className="field-error">
-      {error}
+      {editorFieldMessage(error)}
     </small>
   ) : null;
   const labelLine = (
@@ -274,7 +275,9 @@ function ArrayField(props: FieldProps) {
       <GroupLegend path={path} errors={errors} open={open} onToggle={() => setOpen(!open)}>
         {labelOf(name)} ({items.length})
       </GroupLegend>
-      {errors[errorKey(path)] ? <small className="field-error">{errors[errorKey(path)]}</small> : null}
+      {errors[errorKey(path)] ? (
+        <small className="field-error">{editorFieldMessage(errors[errorKey(path)] as string)}</small>
+      ) : null}
       {open ? (
         <ol className="array-items">
           {items.map((item, index) => (

@@ -1,7 +1,8 @@
 /**
  * Unsaved edits kept in this browser (IndexedDB), one per document, tagged with the draftRevision
- * they started from. Offered back, never applied silently; removed only after a confirmed save or
- * when the person discards them.
+ * they started from. Offered back, never applied silently; removed after a confirmed save, when the
+ * person discards them, and all at once at sign-out. Keys start with the signed-in user's id, so a
+ * draft is only ever offered to the person who wrote it.
  */
 export interface LocalDraft {
   key: string;
@@ -34,12 +35,14 @@ async function run<T>(mode: IDBTransactionMode, action: (store: IDBObjectStore) 
   });
 }
 
-export function draftKey(project: string, environment: string, documentId: string): string {
-  return `${project}/${environment}/${documentId}`;
+export function draftKey(userId: string, project: string, environment: string, documentId: string): string {
+  return `${userId}/${project}/${environment}/${documentId}`;
 }
 
 export const localDrafts = {
   get: (key: string) => run<LocalDraft | undefined>('readonly', (store) => store.get(key)).then((d) => d ?? null),
   put: (draft: LocalDraft) => run('readwrite', (store) => store.put(draft)),
   remove: (key: string) => run('readwrite', (store) => store.delete(key)),
+  /** Forgets every draft kept in this browser (sign-out). */
+  clear: () => run('readwrite', (store) => store.clear()),
 };

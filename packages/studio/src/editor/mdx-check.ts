@@ -1,13 +1,19 @@
-import { fromMarkdown } from 'mdast-util-from-markdown';
 import { mdxFromMarkdown } from 'mdast-util-mdx';
 import { mdxjs } from 'micromark-extension-mdxjs';
+import { parseBody, type SyntaxExtensions } from './markdown-pipeline.js';
 
 /**
  * MDX syntax checking with the parser MDX itself uses (micromark's MDX extensions with acorn for
- * expressions and ESM, mdast-util-mdx for JSX tag pairing), so the Studio reports what the site's
- * build would: unclosed or mismatched tags, broken expressions, invalid import/export lines.
- * Loaded on demand by the editor, only for MDX bodies.
+ * expressions and ESM, mdast-util-mdx for JSX tag pairing), through the Studio's one Markdown
+ * pipeline (markdown-pipeline.ts), so the check and the preview read a body the same way and the
+ * Studio reports what the site's build would: unclosed or mismatched tags, broken expressions,
+ * invalid import/export lines. Loaded on demand by the editor, only for MDX bodies.
  */
+
+/** MDX's syntax for the pipeline: the check uses it, and the preview of an MDX body. */
+export function mdxSyntax(): SyntaxExtensions {
+  return { extensions: [mdxjs()], mdastExtensions: [mdxFromMarkdown()] };
+}
 export interface MdxProblem {
   message: string;
   /** 1-based, as the parser counts them (CRLF and LF both end a line). */
@@ -25,7 +31,7 @@ interface Point {
 
 export function checkMdx(body: string): MdxProblem | null {
   try {
-    fromMarkdown(body, { extensions: [mdxjs()], mdastExtensions: [mdxFromMarkdown()] });
+    parseBody(body, mdxSyntax());
     return null;
   } catch (caught) {
     const error = caught as {

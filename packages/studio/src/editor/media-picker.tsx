@@ -1,14 +1,34 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { type MediaAsset, media } from '../api/index.js';
+import { fallBackToFile, imageAddress, THUMBNAIL } from '../pages/media/media-api.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice } from '../ui/notice.js';
+
+/** Wait after the last keystroke before searching. */
+const SEARCH_DEBOUNCE_MS = 250;
+
+/** A file's kind in words, from its media type: "PNG image", "PDF document", "MP4 video". */
+function kindOf(mimeType: string): string {
+  const [group, subtype = ''] = mimeType.split('/');
+  const name = subtype
+    .replace(/^(x-|vnd\.)/, '')
+    .replace(/\+.*$/, '')
+    .toUpperCase();
+  if (group === 'image') return `${name} image`;
+  if (group === 'video') return `${name} video`;
+  if (group === 'audio') return `${name} audio`;
+  return `${name} document`;
+}
 
 const PAGE = 20;
 
 /** Markdown for an asset: an image for images (alt text from the file name), else a link. */
 export function markdownFor(asset: MediaAsset): string {
   const name = asset.filename.replace(/\.[^.]+$/, '').replace(/[[\]\\]/g, '');
-  const url = asset.url.replace(/[()\s]/g, (char) => encodeURIComponent(char));
+  // encodeURIComponent leaves parentheses alone, and a `)` would end the Markdown address early.
+  const url = asset.url.replace(/[()\s]/g, (char) =>
+    char === '(' ? '%28' : char === ')' ? '%29' : encodeURIComponent(char),
+  );
   return asset.mimeType.startsWith('image/')
     ? `![${name}](${url})`
     : `[${asset.filename.replace(/[[\]\\]/g, '')}](${url})`;
@@ -70,6 +90,16 @@ export function MediaPicker({
     };
   }, [open, submitted, offset, imagesOnly, target]);
 
+  // Searches as the person types (debounced), like the reference picker; Enter searches at once.
+  useEffect(() => {
+    if (!open) return;
+    const timer = window.setTimeout(() => {
+      setOffset(0);
+      setSubmitted(term.trim());
+    }, SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [term, open]);
+
   const show = () => {
     setOpen(true);
     setOffset(0);
@@ -113,10 +143,15 @@ export function MediaPicker({
                   close();
                 }}
               >
-                {asset.mimeType.startsWith('image/') ? <img src={asset.url} alt="" loading="lazy" /> : null}
+                {asset.mimeType.startsWith('image/') ? (
+                  <img src={imageAddress(asset, THUMBNAIL)} alt="" loading="lazy" onError={fallBackToFile(asset)} />
+                ) : null}
                 <span>
                   {verb} {asset.filename}
                 </span>
+                <small className="muted">
+                  {kindOf(asset.mimeType)} · {asset.alt ? `alt text: ${asset.alt}` : 'no alt text yet'}
+                </small>
               </button>
             </li>
           ))}

@@ -12,6 +12,12 @@ interface Option {
 
 const PAGE = 10;
 
+/** A document's status in words: draft, published, or published with unpublished changes. */
+function statusOf(doc: { publishedVersion: number | null; hasUnpublishedChanges?: boolean }): string {
+  if (doc.publishedVersion === null) return 'draft';
+  return doc.hasUnpublishedChanges ? 'published, changed since' : 'published';
+}
+
 /**
  * A searchable combobox of documents of the target type (ARIA combobox pattern): typing searches
  * the server (debounced), results show title, path and status, "More results" keeps the term.
@@ -36,21 +42,33 @@ export function ReferencePicker(props: {
   const [loading, setLoading] = useState(false);
   const [chosenLabel, setChosenLabel] = useState<string | null>(null);
   const timer = useRef<number | undefined>(undefined);
+  /** The latest lookup: an answer to an older one (a term since changed) is dropped. */
+  const latest = useRef(0);
 
   useEffect(() => {
     if (!open) return;
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(async () => {
+      const lookup = ++latest.current;
+      const current = () => lookup === latest.current;
       setLoading(true);
       try {
         if (term.trim()) {
+          // The server matches the last word as a prefix, so results come as the person types.
           const page = await content.search(target, term.trim(), { type: props.targetType, limit: PAGE, offset });
-          const found = page.data.map((hit) => ({
-            documentId: hit.documentId,
-            title: hit.path,
-            path: hit.path,
-            status: '',
-          }));
+          // A hit names its path only: its title and status come with its document (one page, in parallel).
+          const found = await Promise.all(
+            page.data.map(async (hit) => {
+              const doc = await content.get(target, hit.documentId).catch(() => null);
+              return {
+                documentId: hit.documentId,
+                title: doc ? titleOf(doc) : hit.path,
+                path: hit.path,
+                status: doc ? statusOf(doc) : '',
+              };
+            }),
+          );
+          if (!current()) return;
           setOptions((before) => (offset === 0 ? found : [...before, ...found]));
           setTotal(page.pagination.total);
         } else {
@@ -65,16 +83,18 @@ export function ReferencePicker(props: {
             documentId: doc.documentId,
             title: titleOf(doc),
             path: doc.path,
-            status: doc.publishedVersion === null ? 'draft' : 'published',
+            status: statusOf(doc),
           }));
+          if (!current()) return;
           setOptions((before) => (offset === 0 ? found : [...before, ...found]));
           setTotal(page.pagination.total);
         }
       } catch {
+        if (!current()) return;
         setOptions([]);
         setTotal(0);
       } finally {
-        setLoading(false);
+        if (current()) setLoading(false);
       }
     }, 250);
     return () => window.clearTimeout(timer.current);
@@ -157,8 +177,8 @@ export function ReferencePicker(props: {
               >
                 <span>{option.title}</span>{' '}
                 <small className="muted">
-                  {option.path}
-                  {option.status ? ` · ${option.status}` : ''}
+                  {props.targetType} · {option.title === option.path ? '' : `${option.path} · `}
+                  {option.status}
                 </small>
               </div>
             ))}

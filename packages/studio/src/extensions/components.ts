@@ -34,6 +34,7 @@ export const STUDIO_COMPONENTS: Readonly<Record<string, LazyExoticComponent<AnyC
   'schema.typeLink': load(() => import('./first-party/type-schema-link.js'), 'TypeSchemaLink'),
   'content.historyLink': load(() => import('./first-party/history-link.js'), 'HistoryLink'),
   'content.previewLinks': load(() => import('./first-party/preview-links.js'), 'PreviewLinks'),
+  'content.releaseActions': load(() => import('./first-party/release-actions.js'), 'ReleaseActions'),
   // Field kinds
   'content.countedText': load(() => import('./first-party/counted-text-field.js'), 'CountedTextField'),
   // Editor nodes
@@ -42,9 +43,13 @@ export const STUDIO_COMPONENTS: Readonly<Record<string, LazyExoticComponent<AnyC
   'content.publishWithSummary': load(() => import('./first-party/publish-with-summary.js'), 'PublishWithSummary'),
 
   // Pages of the media library, environments and administration areas.
+  'releases.page': load(() => import('../pages/releases/releases-page.js'), 'ReleasesPage'),
   'media.library': load(() => import('../pages/media/media-library-page.js'), 'MediaLibraryPage'),
   'environments.page': load(() => import('../pages/environments/environments-page.js'), 'EnvironmentsPage'),
   'webhooks.page': load(() => import('../pages/webhooks/webhooks-page.js'), 'WebhooksPage'),
   'apiKeys.page': load(() => import('../pages/api-keys/api-keys-page.js'), 'ApiKeysPage'),
   'people.page': load(() => import('../pages/people/people-page.js'), 'PeoplePage'),
+  // The audit log: the Activity page and the editor's activity section.
+  'audit.activity': load(() => import('../pages/activity/activity-page.js'), 'ActivityPage'),
+  'audit.documentActivity': load(() => import('./first-party/document-activity.js'), 'DocumentActivity'),
 };

@@ -14,7 +14,7 @@ const MESSAGES: Record<string, string> = {
 };
 
 export function signInMessage(code: string, fallback?: string): string {
-  return MESSAGES[code] ?? fallback ?? `Sign-in failed (${code}).`;
+  return MESSAGES[code] ?? fallback ?? 'Sign-in did not work. Try again, or ask an administrator.';
 }
 
 const START_AGAIN = 'The single sign-on attempt expired or was already used. Start again.';
@@ -39,6 +39,8 @@ const SSO_REASONS: Record<string, string> = {
   email_not_verified: MESSAGES.SSO_EMAIL_UNVERIFIED as string,
   email_domain_not_allowed: 'Accounts of your email domain may not sign in here.',
   account_disabled: 'This account is disabled. Ask an administrator.',
+  account_not_linked:
+    'An account with this email already exists and this provider may not sign in to it. Sign in with your password.',
   idp_unreachable: MESSAGES.SSO_PROVIDER_UNAVAILABLE as string,
   unknown_provider: MESSAGES.NOT_FOUND as string,
 };

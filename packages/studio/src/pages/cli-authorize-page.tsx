@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ApiError, auth, type CliChallenge } from '../api/index.js';
-import { navigate, useLocation } from '../router.js';
+import { auth, type CliChallenge, CmsError } from '../api/index.js';
+import { navigate, useLocation } from '../routing/navigation.js';
 import { toApiError } from '../state/studio-context.js';
 import { AuthCard } from '../ui/auth-card.js';
 import { CopyButton } from '../ui/copy-button.js';
@@ -24,7 +24,7 @@ type State =
   | { step: 'done'; code: string; challenge: CliChallenge }
   | { step: 'sent' }
   | { step: 'denied'; returning: boolean }
-  | { step: 'failed'; error: ApiError };
+  | { step: 'failed'; error: CmsError };
 
 /** `/studio/cli/authorize?challenge=`: approve or refuse a command-line sign-in. */
 export function CliAuthorizePage() {
@@ -39,7 +39,7 @@ export function CliAuthorizePage() {
     if (!challengeId) {
       setState({
         step: 'failed',
-        error: new ApiError({
+        error: new CmsError({
           code: 'INVALID_INPUT',
           status: 400,
           message: 'This address has no challenge: run `cms login` again.',
@@ -53,7 +53,7 @@ export function CliAuthorizePage() {
           challenge.status && challenge.status !== 'pending'
             ? {
                 step: 'failed',
-                error: new ApiError({
+                error: new CmsError({
                   code: 'INVALID_INPUT',
                   status: 400,
                   message: 'This request was already answered. Run `cms login` again for a new one.',

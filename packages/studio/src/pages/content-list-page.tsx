@@ -1,39 +1,24 @@
-import { useEffect, useMemo, useState } from 'react';
-import {
-  type ApiError,
-  type ContentDocument,
-  content,
-  DEFAULT_LOCALE,
-  type ListQuery,
-  type SearchHit,
-} from '../api/index.js';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { type CmsError, type ContentDocument, content, DEFAULT_LOCALE, type ListQuery } from '../api/index.js';
 import type { FieldMetadata } from '../editor/core-schema.js';
 import { Slot } from '../extensions/slot.js';
-import { Link } from '../router.js';
+import { Link } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
-import { OrderSelect, SearchForm, useAddressQuery } from '../ui/list-filters.js';
+import { OrderSelect, useAddressQuery } from '../ui/list-filters.js';
 import { Empty, ErrorNotice, Loading } from '../ui/notice.js';
 import { Pager } from '../ui/pager.js';
 import { labelOf } from '../ui/shell.js';
+import { BulkActions } from './content-list/bulk-actions.js';
+import { rowsKey, type StatusFilter, useContentRows } from './content-list/use-content-rows.js';
 import { formatTime } from './dashboard-page.js';
 import { titleOf } from './document-title.js';
 
-const PAGE_SIZE = 20;
-const STATUS_FILTERS = {
-  all: {},
-  published: { published: true },
-  unpublished: { published: false },
-  changed: { hasUnpublishedChanges: true },
-  deleted: { isDeleted: true },
-} as const;
-type StatusFilter = keyof typeof STATUS_FILTERS;
+const PAGE_SIZES = [20, 50, 100] as const;
 const SCALAR_KINDS = new Set(['string', 'number', 'boolean', 'date', 'enum']);
 const TITLE_KEYS = new Set(['title', 'name', 'label', 'heading']);
-
-type Rows =
-  | { kind: 'loading' }
-  | { kind: 'documents'; data: ContentDocument[]; total: number }
-  | { kind: 'hits'; data: SearchHit[]; total: number };
+/** How long typing pauses before the search runs. */
+const SEARCH_DELAY_MS = 250;
 
 /** `/content/:type`: one type's documents with filters, sort, search and pages, all server-side. */
 export function ContentListPage({ type }: { type: string }) {
@@ -46,10 +31,14 @@ export function ContentListPage({ type }: { type: string }) {
   const order = (query.get('order') ?? 'desc') as 'asc' | 'desc';
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
   const q = query.get('q') ?? '';
-  const [rows, setRows] = useState<Rows>({ kind: 'loading' });
-  const [error, setError] = useState<ApiError | null>(null);
-  const [reload, setReload] = useState(0);
+  const pageSize = PAGE_SIZES.find((size) => String(size) === query.get('size')) ?? PAGE_SIZES[0];
+  const [restoreError, setRestoreError] = useState<CmsError | null>(null);
+  const [selected, setSelected] = useState<Map<string, ContentDocument>>(new Map());
   const can = bootstrap.me.capabilities;
+  const client = useQueryClient();
+  const rows = useContentRows(target, { type, status, locale, sort, order, page, pageSize, q });
+  const error = rows.error ? toApiError(rows.error) : restoreError;
+  const shown = rows.data?.data ?? [];
 
   const columns = useMemo(
     () =>
@@ -60,51 +49,41 @@ export function ContentListPage({ type }: { type: string }) {
     [schemaType],
   );
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload re-runs the query after a restore
-  useEffect(() => {
-    let live = true;
-    setRows({ kind: 'loading' });
-    setError(null);
-    const offset = (page - 1) * PAGE_SIZE;
-    const request = q
-      ? content.search(target, q, { type, limit: PAGE_SIZE, offset }).then((answer) => ({
-          kind: 'hits' as const,
-          data: answer.data,
-          total: answer.pagination.total,
-        }))
-      : content
-          .list(target, {
-            type,
-            ...STATUS_FILTERS[status],
-            locale: locale || undefined,
-            sort,
-            order,
-            limit: PAGE_SIZE,
-            offset,
-          })
-          .then((answer) => ({ kind: 'documents' as const, data: answer.data, total: answer.pagination.total }));
-    request.then(
-      (next) => live && setRows(next),
-      (caught) => {
-        if (!live) return;
-        setError(toApiError(caught));
-        setRows({ kind: 'documents', data: [], total: 0 });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [target, type, status, locale, sort, order, page, q, reload]);
-
   const restore = async (doc: ContentDocument) => {
-    setError(null);
+    setRestoreError(null);
     try {
       await content.restoreDeleted(target, doc.documentId);
-      setReload((n) => n + 1);
+      await client.invalidateQueries({ queryKey: rowsKey(target, type) });
     } catch (caught) {
-      setError(toApiError(caught));
+      setRestoreError(toApiError(caught));
     }
   };
+  const toggle = (doc: ContentDocument, on: boolean) =>
+    setSelected((before) => {
+      const next = new Map(before);
+      if (on) next.set(doc.documentId, doc);
+      else next.delete(doc.documentId);
+      return next;
+    });
+  const selectable = shown.filter((doc) => !doc.isDeleted);
+  const allSelected = selectable.length > 0 && selectable.every((doc) => selected.has(doc.documentId));
+  /** A sortable column's header: a button that sorts by it, then reverses the order. */
+  const sortHeader = (key: NonNullable<ListQuery['sort']>, label: string) => (
+    <th scope="col" aria-sort={!q && sort === key ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
+      {q ? (
+        label
+      ) : (
+        <button
+          type="button"
+          className="sort-button"
+          onClick={() => setQuery({ sort: key, order: sort === key && order === 'desc' ? 'asc' : 'desc' })}
+        >
+          {label}
+          <span aria-hidden="true">{sort === key ? (order === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+        </button>
+      )}
+    </th>
+  );
 
   if (!schemaType) {
     return (
@@ -126,63 +105,80 @@ export function ContentListPage({ type }: { type: string }) {
           </Link>
         </div>
       </div>
-      <SearchForm
-        name="Search"
-        label="Search"
-        q={q}
-        placeholder="Words in titles and text"
-        onSearch={(words) => setQuery({ q: words })}
-      >
-        {q ? (
-          <button type="button" onClick={() => setQuery({ q: null })}>
-            Clear search
-          </button>
+      <TypeAheadSearch q={q} onSearch={(words) => setQuery({ q: words })} />
+      <div className="toolbar">
+        <label>
+          <span>Status</span>
+          <select
+            value={status}
+            onChange={(e) => setQuery({ status: e.target.value === 'all' ? null : e.target.value })}
+          >
+            <option value="all">All</option>
+            <option value="published">Published</option>
+            <option value="unpublished">Never published</option>
+            <option value="changed">Unpublished changes</option>
+            <option value="deleted">Including deleted</option>
+          </select>
+        </label>
+        {schemaType.localized ? (
+          <label>
+            <span>Locale</span>
+            <input value={locale} placeholder="any" size={8} onChange={(e) => setQuery({ locale: e.target.value })} />
+          </label>
         ) : null}
-      </SearchForm>
-      {!q ? (
-        <div className="toolbar">
-          <label>
-            <span>Status</span>
-            <select
-              value={status}
-              onChange={(e) => setQuery({ status: e.target.value === 'all' ? null : e.target.value })}
-            >
-              <option value="all">All</option>
-              <option value="published">Published</option>
-              <option value="unpublished">Never published</option>
-              <option value="changed">Unpublished changes</option>
-              <option value="deleted">Including deleted</option>
-            </select>
-          </label>
-          {schemaType.localized ? (
+        {q ? null : (
+          <>
             <label>
-              <span>Locale</span>
-              <input value={locale} placeholder="any" size={8} onChange={(e) => setQuery({ locale: e.target.value })} />
+              <span>Sort by</span>
+              <select value={sort} onChange={(e) => setQuery({ sort: e.target.value })}>
+                <option value="updatedAt">Last updated</option>
+                <option value="createdAt">Created</option>
+                <option value="path">Path</option>
+              </select>
             </label>
-          ) : null}
-          <label>
-            <span>Sort by</span>
-            <select value={sort} onChange={(e) => setQuery({ sort: e.target.value })}>
-              <option value="updatedAt">Last updated</option>
-              <option value="createdAt">Created</option>
-              <option value="path">Path</option>
-            </select>
-          </label>
-          <OrderSelect value={order} onChange={(to) => setQuery({ order: to })} />
-        </div>
+            <OrderSelect value={order} onChange={(to) => setQuery({ order: to })} />
+          </>
+        )}
+        <label>
+          <span>Per page</span>
+          <select
+            value={pageSize}
+            onChange={(e) => setQuery({ size: e.target.value === '20' ? null : e.target.value })}
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {q ? (
+        <p className="muted">
+          Best matches first{status !== 'all' ? ', with the status filter applied to each page of matches' : ''}.
+        </p>
+      ) : null}
+      {can['content.publish'] || can['content.write'] || can['content.delete'] ? (
+        <BulkActions
+          target={target}
+          type={type}
+          selected={[...selected.values()]}
+          onDone={() => setSelected(new Map())}
+        />
       ) : null}
       <ErrorNotice error={error} />
-      {rows.kind === 'loading' ? <Loading /> : null}
-      {rows.kind !== 'loading' && rows.data.length === 0 && !error ? (
+      {rows.isPending ? <Loading /> : null}
+      {rows.data && shown.length === 0 && !error ? (
         <Empty>{q ? `Nothing matches “${q}”.` : 'No documents here yet.'}</Empty>
       ) : null}
-      {rows.kind === 'documents' && rows.data.length > 0 ? (
-        <table className="list">
+      {shown.length > 0 ? (
+        <table className="list" aria-busy={rows.isFetching}>
           <caption className="visually-hidden">{labelOf(type)} documents</caption>
           <thead>
             <tr>
               <th scope="col">Title</th>
-              <th scope="col">Path</th>
+              {sortHeader('path', 'Path')}
+              {q ? <th scope="col">Type</th> : null}
               {schemaType.localized ? <th scope="col">Locale</th> : null}
               {columns.map((name) => (
                 <th key={name} scope="col">
@@ -190,20 +186,37 @@ export function ContentListPage({ type }: { type: string }) {
                 </th>
               ))}
               <th scope="col">Publication</th>
-              <th scope="col">Updated</th>
+              {sortHeader('updatedAt', 'Updated')}
+              <th scope="col">
+                <label className="select-cell">
+                  <input
+                    type="checkbox"
+                    checked={allSelected}
+                    disabled={selectable.length === 0}
+                    onChange={(e) => {
+                      for (const doc of selectable) toggle(doc, e.target.checked);
+                    }}
+                  />
+                  <span>Select all</span>
+                </label>
+              </th>
             </tr>
           </thead>
           <tbody>
-            {rows.data.map((doc) => (
+            {shown.map((doc) => (
               <tr key={doc.documentId}>
                 <td>
                   {doc.isDeleted ? (
                     <span>{titleOf(doc)}</span>
                   ) : (
-                    <Link to={`/content/${encodeURIComponent(type)}/${doc.documentId}`}>{titleOf(doc)}</Link>
+                    <Link to={`/content/${encodeURIComponent(doc.type)}/${doc.documentId}`}>{titleOf(doc)}</Link>
                   )}
+                  {q && typeof rows.data?.snippets[doc.documentId] === 'string' ? (
+                    <Snippet text={rows.data.snippets[doc.documentId] as string} />
+                  ) : null}
                 </td>
                 <td className="mono">{doc.path}</td>
+                {q ? <td>{labelOf(doc.type)}</td> : null}
                 {schemaType.localized ? <td>{doc.locale === DEFAULT_LOCALE ? '—' : doc.locale}</td> : null}
                 {columns.map((name) => (
                   <td key={name}>{cell(doc.frontmatter[name])}</td>
@@ -219,29 +232,88 @@ export function ContentListPage({ type }: { type: string }) {
                 <td>
                   <time dateTime={doc.updatedAt}>{formatTime(doc.updatedAt)}</time>
                 </td>
+                <td>
+                  {doc.isDeleted ? null : (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${titleOf(doc)}`}
+                      checked={selected.has(doc.documentId)}
+                      onChange={(e) => toggle(doc, e.target.checked)}
+                    />
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
-      {rows.kind === 'hits' && rows.data.length > 0 ? (
-        <ul className="hits">
-          {rows.data.map((hit) => (
-            <li key={hit.documentId}>
-              <Link to={`/content/${encodeURIComponent(hit.type)}/${hit.documentId}`}>{hit.path}</Link>
-              {hit.locale && hit.locale !== DEFAULT_LOCALE ? <span className="muted"> · {hit.locale}</span> : null}
-              {typeof hit.snippet === 'string' ? <Snippet text={hit.snippet} /> : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
       <Pager
         page={page}
-        pageSize={PAGE_SIZE}
-        total={rows.kind === 'loading' ? 0 : rows.total}
+        pageSize={pageSize}
+        total={rows.data?.total ?? 0}
         onPage={(to) => setQuery({ page: String(to) })}
       />
     </>
+  );
+}
+
+/**
+ * The list's search, run as the person types (a moment after typing pauses): the server matches
+ * the last word as a prefix, so "gra" finds "grace". Enter searches at once; the box follows `q`
+ * when the address changes (Back, a cleared search).
+ */
+function TypeAheadSearch({ q, onSearch }: { q: string; onSearch(q: string | null): void }) {
+  const [text, setText] = useState(q);
+  const [typed, setTyped] = useState(false);
+  const search = useRef(onSearch);
+  search.current = onSearch;
+  useEffect(() => {
+    if (!typed) setText(q);
+  }, [q, typed]);
+  useEffect(() => {
+    if (!typed) return;
+    const timer = window.setTimeout(() => {
+      setTyped(false);
+      if (text.trim() !== q) search.current(text.trim() || null);
+    }, SEARCH_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [text, typed, q]);
+  return (
+    <form
+      className="toolbar"
+      aria-label="Search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTyped(false);
+        onSearch(text.trim() || null);
+      }}
+    >
+      <label className="grow">
+        <span>Search</span>
+        <input
+          type="search"
+          value={text}
+          placeholder="Words in titles and text, as you type"
+          onChange={(e) => {
+            setText(e.target.value);
+            setTyped(true);
+          }}
+        />
+      </label>
+      <button type="submit">Search</button>
+      {q ? (
+        <button
+          type="button"
+          onClick={() => {
+            setText('');
+            setTyped(false);
+            onSearch(null);
+          }}
+        >
+          Clear search
+        </button>
+      ) : null}
+    </form>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { type ApiError, content, type OverviewCount } from '../api/index.js';
+import { type CmsError, content, type OverviewCount } from '../api/index.js';
 import { Slot } from '../extensions/slot.js';
-import { Link } from '../router.js';
+import { Link } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { Empty, ErrorNotice, Loading } from '../ui/notice.js';
 import { labelOf } from '../ui/shell.js';
@@ -10,7 +10,7 @@ import { labelOf } from '../ui/shell.js';
 export function DashboardPage() {
   const { target, types } = useStudio();
   const [counts, setCounts] = useState<OverviewCount[] | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
 
   useEffect(() => {
     let live = true;

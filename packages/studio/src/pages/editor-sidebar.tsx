@@ -1,15 +1,16 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { type ApiError, type ContentDocument, content, DEFAULT_LOCALE, type Variant } from '../api/index.js';
-import { useActionOverride } from '../extensions/contributed.js';
+import { type CmsError, type ContentDocument, content, DEFAULT_LOCALE, type Variant } from '../api/index.js';
+import { DeleteDocumentDialog } from '../editor/delete-dialog.js';
 import { Slot } from '../extensions/slot.js';
-import { Link, navigate } from '../router.js';
+import { Link, navigate } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice, Notice } from '../ui/notice.js';
 import { StatusBadge } from './content-list-page.js';
 
 /**
- * Publishing, locale variants and the document's life (duplicate, delete, restore), then the
- * widgets modules put in `content.editor.sidebar`. A module may override the publish control.
+ * The document's status and unpublishing, locale variants and the document's life (duplicate,
+ * delete, restore), then the widgets modules put in `content.editor.sidebar`. Publish itself sits in
+ * the editor's sticky bar beside Save (pages/editor/publish-control.tsx).
  */
 export function EditorSidebar({
   doc,
@@ -24,12 +25,12 @@ export function EditorSidebar({
 }) {
   const { target, bootstrap, schemaHash } = useStudio();
   const can = bootstrap.me.capabilities;
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const publishOverride = useActionOverride('content.publish');
   const [variants, setVariants] = useState<Variant[]>([]);
   const [translateLocale, setTranslateLocale] = useState('');
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const base = `/content/${encodeURIComponent(doc.type)}`;
 
   useEffect(() => {
@@ -50,14 +51,6 @@ export function EditorSidebar({
       setBusy(false);
     }
   };
-
-  /** The built-in publish control, when no module overrides `content.publish`. */
-  const publish = () =>
-    act(async () => {
-      const result = await content.publish(target, doc.documentId);
-      await onChanged();
-      setMessage(`Published as version ${result.version}.`);
-    });
 
   const translate = (event: FormEvent) => {
     event.preventDefault();
@@ -97,23 +90,6 @@ export function EditorSidebar({
         {message ? <Notice kind="success">{message}</Notice> : null}
         {doc.isDeleted ? null : (
           <div className="stack">
-            {can['content.publish'] && publishOverride ? publishOverride({ doc, dirty, onChanged }) : null}
-            {can['content.publish'] && !publishOverride ? (
-              <button
-                type="button"
-                className="primary"
-                disabled={busy || dirty || (!doc.hasUnpublishedChanges && doc.publishedVersion !== null)}
-                onClick={publish}
-                aria-describedby={dirty ? 'publish-hint' : undefined}
-              >
-                Publish
-              </button>
-            ) : null}
-            {dirty ? (
-              <small id="publish-hint" className="hint">
-                Save your changes before publishing.
-              </small>
-            ) : null}
             {can['content.publish'] && doc.publishedVersion !== null ? (
               <button
                 type="button"
@@ -180,23 +156,23 @@ export function EditorSidebar({
             </button>
           ) : null}
           {can['content.delete'] && !doc.isDeleted ? (
-            <button
-              type="button"
-              className="danger"
-              disabled={busy}
-              onClick={() => {
-                if (
-                  !window.confirm(`Delete ${doc.path}? It can be restored from the list (status "Including deleted").`)
-                )
-                  return;
-                void act(async () => {
-                  await content.remove(target, doc.documentId);
-                  navigate(base, { force: true });
-                });
-              }}
-            >
+            <button type="button" className="danger" disabled={busy} onClick={() => setConfirmingDelete(true)}>
               Delete
             </button>
+          ) : null}
+          {confirmingDelete ? (
+            <DeleteDocumentDialog
+              doc={doc}
+              busy={busy}
+              onCancel={() => setConfirmingDelete(false)}
+              onConfirm={() =>
+                void act(async () => {
+                  await content.remove(target, doc.documentId);
+                  setConfirmingDelete(false);
+                  navigate(base, { force: true });
+                })
+              }
+            />
           ) : null}
           {doc.isDeleted && can['content.write'] ? (
             <button

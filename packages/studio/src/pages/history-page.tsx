@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { type ApiError, type ContentDocument, content, type VersionEntry, type VersionSnapshot } from '../api/index.js';
+import { type CmsError, type ContentDocument, content, type VersionEntry, type VersionSnapshot } from '../api/index.js';
 import { changedKeys, showValue, TextDiff } from '../editor/text-diff.js';
-import { Link, navigate } from '../router.js';
+import { Link, navigate } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { DataTable } from '../ui/data-table.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
@@ -20,7 +20,7 @@ export function HistoryPage({ type, id }: { type: string; id: string }) {
   const [left, setLeft] = useState<Side | null>(null);
   const [right, setRight] = useState<Side>('draft');
   const [snapshots, setSnapshots] = useState<Record<string, Snapshot>>({});
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const editor = `/content/${encodeURIComponent(type)}/${id}`;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type AuthProvider, auth } from '../api/index.js';
-import { navigate, useLocation } from '../router.js';
+import { navigate, useLocation } from '../routing/navigation.js';
 import { AuthCard } from '../ui/auth-card.js';
 import { AuthForm, useAuthSubmit } from '../ui/auth-form.js';
 import { TextField } from '../ui/text-field.js';
@@ -17,12 +17,18 @@ export function LoginPage() {
   const ssoError = query.get('error');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // Set when the password was right and the account asks for a code (docs/access-control.md "Second factor").
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const [code, setCode] = useState('');
   const { busy, error, setError, fail, submit } = useAuthSubmit({
     initialError: ssoError
       ? { message: ssoFailureMessage(ssoError, query.get('reason')), code: ssoError, requestId: null }
       : null,
     describe: (apiError) => ({
-      message: signInMessage(apiError.code, apiError.message),
+      message:
+        challenge && apiError.code === 'UNAUTHORIZED'
+          ? 'The code is not right, or this sign-in expired: try the next code, or start over.'
+          : signInMessage(apiError.code, apiError.message),
       code: apiError.code,
       requestId: apiError.requestId,
     }),
@@ -43,6 +49,47 @@ export function LoginPage() {
     }
   };
 
+  if (challenge) {
+    return (
+      <AuthCard title="Two-factor authentication">
+        <p>Enter the code your authenticator app shows, or one of your recovery codes.</p>
+        <AuthForm
+          error={error}
+          busy={busy}
+          disabled={!code}
+          submitLabel="Verify"
+          busyLabel="Verifying…"
+          onSubmit={() =>
+            submit(async () => {
+              await auth.loginMfa(challenge, code);
+              navigate(next, { replace: true });
+            })
+          }
+        >
+          <TextField
+            label="Authentication code"
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="text"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </AuthForm>
+        <button
+          type="button"
+          onClick={() => {
+            setChallenge(null);
+            setCode('');
+            setError(null);
+          }}
+        >
+          Start over
+        </button>
+      </AuthCard>
+    );
+  }
+
   return (
     <AuthCard title="Sign in">
       <AuthForm
@@ -53,7 +100,12 @@ export function LoginPage() {
         busyLabel="Signing in…"
         onSubmit={() =>
           submit(async () => {
-            await auth.login(email, password);
+            const result = await auth.login(email, password);
+            if ('mfa' in result) {
+              setChallenge(result.mfa.challengeToken);
+              setPassword('');
+              return 'stay';
+            }
             navigate(next, { replace: true });
           })
         }

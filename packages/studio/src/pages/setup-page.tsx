@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { auth } from '../api/index.js';
-import { navigate, useLocation } from '../router.js';
+import { navigate, useLocation } from '../routing/navigation.js';
 import { AuthCard } from '../ui/auth-card.js';
 import { AuthForm, MissingToken, useAuthSubmit } from '../ui/auth-form.js';
 import { NewPasswordFields, useNewPassword } from '../ui/new-password-fields.js';

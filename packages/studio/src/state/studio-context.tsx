@@ -3,9 +3,9 @@
  * the chosen target (remembered), and that target's schema with its hash.
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import { ApiError, type Bootstrap, type Environment, schema, studio, type Target } from '../api/index.js';
+import { type Bootstrap, CmsError, type Environment, schema, studio, type Target } from '../api/index.js';
 import type { SchemaType } from '../editor/core-schema.js';
-import { navigate, useLocation } from '../router.js';
+import { navigate, useLocation } from '../routing/navigation.js';
 import { rememberedTarget, rememberTarget } from './target.js';
 
 export interface StudioState {
@@ -29,7 +29,7 @@ export function useStudio(): StudioState {
 
 type Loaded =
   | { state: 'loading' }
-  | { state: 'error'; error: ApiError }
+  | { state: 'error'; error: CmsError }
   | {
       state: 'ready';
       bootstrap: Bootstrap;
@@ -44,7 +44,7 @@ export function StudioProvider({
   fallback,
 }: {
   children: ReactNode;
-  fallback: (error: ApiError | null) => ReactNode;
+  fallback: (error: CmsError | null) => ReactNode;
 }) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const { path, query } = useLocation();
@@ -61,7 +61,7 @@ export function StudioProvider({
       const guessedSchema = guess ? loadSchema(guess).catch(() => null) : null;
       const guessed = guess
         ? await studio.bootstrap(guess.project).catch((error: unknown) => {
-            if (error instanceof ApiError && error.code === 'UNAUTHORIZED') throw error;
+            if (error instanceof CmsError && error.code === 'UNAUTHORIZED') throw error;
             return null;
           })
         : null;
@@ -95,7 +95,7 @@ export function StudioProvider({
       const { types, schemaHash } = early ?? (await loadSchema(target));
       setLoaded({ state: 'ready', bootstrap, environments, target, types, schemaHash });
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'UNAUTHORIZED') {
+      if (error instanceof CmsError && error.code === 'UNAUTHORIZED') {
         navigate(`/login?next=${encodeURIComponent(next)}`, { replace: true, force: true });
         return;
       }
@@ -131,16 +131,16 @@ async function loadSchema(target: Target): Promise<{ types: SchemaType[]; schema
   try {
     return await schema.get(target);
   } catch (error) {
-    if (error instanceof ApiError && (error.code === 'SCHEMA_NOT_FOUND' || error.code === 'NOT_FOUND')) {
+    if (error instanceof CmsError && (error.code === 'SCHEMA_NOT_FOUND' || error.code === 'NOT_FOUND')) {
       return { types: [], schemaHash: '' };
     }
     throw error;
   }
 }
 
-export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  return new ApiError({
+export function toApiError(error: unknown): CmsError {
+  if (error instanceof CmsError) return error;
+  return new CmsError({
     code: 'CLIENT_ERROR',
     status: 0,
     message: error instanceof Error ? error.message : String(error),

@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import type { ApiError } from '../api/index.js';
+import type { CmsError } from '../api/index.js';
 import { toApiError } from '../state/studio-context.js';
 import { ErrorNotice, Notice, type ShownError } from './notice.js';
 
@@ -13,17 +13,18 @@ export function useAuthSubmit({
   describe = (error) => error,
 }: {
   initialError?: ShownError | null;
-  describe?: (error: ApiError) => ShownError;
+  describe?: (error: CmsError) => ShownError;
 } = {}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | null>(initialError);
   /** Shows a refusal of this page, also from outside the form (a single sign-on button). */
   const fail = (caught: unknown) => setError(describe(toApiError(caught)));
-  const submit = async (send: () => Promise<void>) => {
+  /** `send` answers `'stay'` when the page does not move on (a second sign-in step follows). */
+  const submit = async (send: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
     try {
-      await send();
+      if ((await send()) === 'stay') setBusy(false);
     } catch (caught) {
       fail(caught);
       setBusy(false);

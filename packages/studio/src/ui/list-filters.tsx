@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { navigate, useLocation } from '../router.js';
+import { navigate, useLocation } from '../routing/navigation.js';
 
 /**
  * The filters of a list page, kept in the address so a list can be bookmarked and Back works.

@@ -1,21 +1,26 @@
 import type { ReactNode } from 'react';
-import type { ApiError } from '../api/index.js';
+import type { CmsError } from '../api/index.js';
 
 /** What an error notice shows: the message (the server's, or the page's words for its code), the code, the request id. */
-export type ShownError = Pick<ApiError, 'message' | 'code' | 'requestId'>;
+export type ShownError = Pick<CmsError, 'message' | 'requestId'> & { code: string };
 
-/** An API error as the server said it, with its code and request id for support. */
+/**
+ * An API error in words, with what support needs (the code and the request id) behind a "Details"
+ * toggle: an editor reads the sentence, not `CONTENT_PATH_CONFLICT` or a request id.
+ */
 export function ErrorNotice({ error, title }: { error: ShownError | null; title?: string }) {
   if (!error) return null;
   return (
     <div className="notice notice-error" role="alert">
       {title ? <strong>{title} </strong> : null}
       <span>{error.message}</span>
-      <small className="notice-meta">
-        {' '}
-        ({error.code}
-        {error.requestId ? `, request ${error.requestId}` : ''})
-      </small>
+      <details className="notice-meta">
+        <summary>Details</summary>
+        <small>
+          Error code {error.code}
+          {error.requestId ? `, request ${error.requestId}` : ''}. Give these to an administrator if the problem stays.
+        </small>
+      </details>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import { auth } from '../api/index.js';
+import { localDrafts } from '../editor/local-drafts.js';
 import { useExtensions, useNavItems, usePreloadedExtensions } from '../extensions/use-extensions.js';
-import { Link, navigate, useLocation } from '../router.js';
+import { Link, navigate, useLocation } from '../routing/navigation.js';
 import { useStudio } from '../state/studio-context.js';
 
 /**
@@ -18,8 +19,10 @@ export function Shell({ children }: { children: ReactNode }) {
   const current = (to: string) => (path === to || path.startsWith(`${to}/`) ? 'page' : undefined);
 
   const signOut = async () => {
-    if (!navigate('/login', { replace: false })) return;
+    if (!(await navigate('/login'))) return;
     setSigningOut(true);
+    // Unsaved drafts stay with the person who wrote them: none is left in this browser after sign-out.
+    await localDrafts.clear();
     try {
       await auth.logout();
     } catch {
@@ -41,7 +44,10 @@ export function Shell({ children }: { children: ReactNode }) {
             <span>Project</span>
             <select
               value={target.project}
-              onChange={(e) => navigate('/') && setTarget({ project: e.target.value, environment: target.environment })}
+              onChange={async (e) => {
+                const project = e.target.value;
+                if (await navigate('/')) setTarget({ project, environment: target.environment });
+              }}
             >
               {bootstrap.projects.map((p) => (
                 <option key={p.slug} value={p.slug}>
@@ -54,7 +60,10 @@ export function Shell({ children }: { children: ReactNode }) {
             <span>Environment</span>
             <select
               value={target.environment}
-              onChange={(e) => navigate('/') && setTarget({ project: target.project, environment: e.target.value })}
+              onChange={async (e) => {
+                const environment = e.target.value;
+                if (await navigate('/')) setTarget({ project: target.project, environment });
+              }}
             >
               {environments.map((env) => (
                 <option key={env.name} value={env.name}>
@@ -67,6 +76,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
         <div className="user">
           <span className="muted">{bootstrap.me.email ?? bootstrap.me.label}</span>
+          <Link to="/account/security">Two-factor authentication</Link>
           <button type="button" onClick={signOut} disabled={signingOut}>
             Sign out
           </button>

@@ -5,8 +5,11 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import type { ResolvedSchema } from '@cms/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { ServerModule } from '../../../server/src/modules/module-types.js';
+import { syncBody } from '../../../server/test/content/fixtures.js';
 import { startServerOn } from '../../../server/test/support/server-on-database.js';
 import { createTestDatabase, type TestDatabase } from '../../../server/test/support/test-database.js';
 import type { RequestOptions, TestResponse } from '../../../server/test/support/test-server.js';
@@ -24,12 +27,17 @@ export interface StudioServer {
   close(): Promise<void>;
 }
 
-/** A server with no user yet: the setup token it logged is returned. `modules` replaces the first-party list. */
-export async function startStudioServer(options: { modules?: readonly ServerModule[] } = {}): Promise<StudioServer> {
+/**
+ * A server with no user yet: the setup token it logged is returned. `modules` replaces the first-party
+ * list; `env` adds settings (a short preview token lifetime, `CMS_REQUIRE_MFA`).
+ */
+export async function startStudioServer(
+  options: { modules?: readonly ServerModule[]; env?: Record<string, string> } = {},
+): Promise<StudioServer> {
   const database: TestDatabase = await createTestDatabase();
   const lines: Array<Record<string, unknown>> = [];
   const server = await startServerOn(database, {
-    env: { LOG_LEVEL: 'warn' },
+    env: { LOG_LEVEL: 'warn', ...options.env },
     ...(options.modules ? { modules: options.modules } : {}),
     logStream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
   });
@@ -100,3 +108,56 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   }
   if (before) await page.setViewportSize(before);
 }
+
+/** The first administrator, made through the setup route as the setup page does; then `schema` synced. */
+export async function createFirstAdmin(server: StudioServer, schema?: ResolvedSchema): Promise<void> {
+  const setup = await server.request('POST', '/api/v1/setup', {
+    key: null,
+    project: null,
+    environment: null,
+    body: { token: server.setupToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  });
+  expect(setup.status, setup.text).toBe(200);
+  if (!schema) return;
+  const synced = await server.request('PUT', '/api/v1/schema/sync', { body: syncBody(schema) });
+  expect(synced.status, synced.text).toBe(200);
+}
+
+/** Adds an editor of every environment of the default project, who signs in with the admin's password. */
+export async function createEditor(server: StudioServer, email: string): Promise<void> {
+  const editor = await server.request('POST', '/api/v1/users', {
+    project: null,
+    environment: null,
+    body: { email, role: 'editor', password: ADMIN_PASSWORD },
+  });
+  expect(editor.status, editor.text).toBe(201);
+  const granted = await server.request('PUT', `/api/v1/users/${editor.body.data.id}/grants`, {
+    project: null,
+    environment: null,
+    body: [{ project: 'default', environment: '*', role: 'editor' }],
+  });
+  expect(granted.status, granted.text).toBe(200);
+}
+
+/** Signs a page in through the login form, as a person does, and waits for the dashboard. */
+export async function signInAs(page: Page, server: StudioServer, email = ADMIN_EMAIL): Promise<void> {
+  await page.goto(`${server.url}/studio/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}
+
+/**
+ * What `waitForFunction` predicates read in the page. Pass them as functions, never strings: the Studio's
+ * CSP has no 'unsafe-eval', and Playwright evaluates a string again on every poll after the first.
+ */
+export type InPage = {
+  document: {
+    activeElement: { id: string; getAttribute(name: string): string | null } | null;
+    getElementById(id: string): { textContent: string | null; contentWindow?: unknown } | null;
+  };
+  tokens: unknown[];
+  posted?: boolean;
+  received: unknown[];
+};

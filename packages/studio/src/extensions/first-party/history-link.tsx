@@ -1,4 +1,4 @@
-import { Link } from '../../router.js';
+import { Link } from '../../routing/navigation.js';
 import type { SlotWidgetProps } from '../props.js';
 
 /** `content.editor.header.actions` (domain.content): the document's published versions. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type ApiError, content } from '../../api/index.js';
+import { type CmsError, content } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice } from '../../ui/notice.js';
 import type { SlotWidgetProps } from '../props.js';
@@ -16,7 +16,7 @@ export function PreviewLinks({ doc, dirty, title }: SlotWidgetProps<'content.edi
     () => window.localStorage.getItem(`${PREVIEW_URL_KEY}.${target.project}`) ?? '',
   );
   const [preview, setPreview] = useState<{ link: string | null; token: string; expiresAt: string } | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
 
   if (doc.isDeleted) return null;

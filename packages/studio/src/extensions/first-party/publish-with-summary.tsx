@@ -1,6 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { type ApiError, content } from '../../api/index.js';
-import { toApiError, useStudio } from '../../state/studio-context.js';
+import { usePublish } from '../../editor/use-publish.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
 import type { ActionOverrideProps } from '../props.js';
 
@@ -9,12 +8,9 @@ import type { ActionOverrideProps } from '../props.js';
  * stored with the version and shown in the history; Ctrl/Cmd+Shift+Enter opens it.
  */
 export function PublishWithSummary({ doc, dirty, onChanged }: ActionOverrideProps['content.publish']) {
-  const { target } = useStudio();
   const dialog = useRef<HTMLDialogElement>(null);
   const [summary, setSummary] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const { busy, error, message, publish: publishNow } = usePublish(doc, onChanged);
 
   const isDirty = useRef(dirty);
   isDirty.current = dirty;
@@ -32,19 +28,7 @@ export function PublishWithSummary({ doc, dirty, onChanged }: ActionOverrideProp
   const publish = async (event: FormEvent) => {
     event.preventDefault();
     dialog.current?.close();
-    setBusy(true);
-    setError(null);
-    setMessage(null);
-    try {
-      const result = await content.publish(target, doc.documentId, summary.trim() || undefined);
-      setSummary('');
-      await onChanged();
-      setMessage(`Published as version ${result.version}.`);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    if (await publishNow(summary.trim() || undefined)) setSummary('');
   };
 
   return (

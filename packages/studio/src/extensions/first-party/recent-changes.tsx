@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { type ApiError, type ContentDocument, content } from '../../api/index.js';
+import { type CmsError, type ContentDocument, content } from '../../api/index.js';
 import { formatTime } from '../../pages/dashboard-page.js';
 import { titleOf } from '../../pages/document-title.js';
-import { Link } from '../../router.js';
+import { Link } from '../../routing/navigation.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { Empty, ErrorNotice, Loading } from '../../ui/notice.js';
 import { labelOf } from '../../ui/shell.js';
@@ -12,7 +12,7 @@ import type { SlotWidgetProps } from '../props.js';
 export function RecentChanges({ title }: SlotWidgetProps<'dashboard.main'>) {
   const { target, types } = useStudio();
   const [recent, setRecent] = useState<ContentDocument[] | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
 
   useEffect(() => {
     let live = true;

@@ -1,4 +1,4 @@
-import { Link } from '../../router.js';
+import { Link } from '../../routing/navigation.js';
 import { labelOf } from '../../ui/shell.js';
 import type { SlotWidgetProps } from '../props.js';
 

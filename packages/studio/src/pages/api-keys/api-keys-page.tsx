@@ -6,9 +6,9 @@
 import { type FormEvent, Fragment, type ReactNode, useEffect, useId, useState } from 'react';
 import { SCOPES } from '../../../../core/src/auth/scopes.js';
 import {
-  type ApiError,
   type ApiKey,
   apiKeys,
+  type CmsError,
   type CreatedApiKey,
   type Environment,
   environments,
@@ -68,7 +68,7 @@ function statusOf(key: ApiKey, now: number): 'active' | 'revoked' | 'expired' {
 
 export function ApiKeysPage() {
   const keys = useApiData(() => apiKeys.list(), []);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [showInactive, setShowInactive] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
@@ -233,7 +233,7 @@ interface ProjectEnvironments {
   project: string;
   name: string;
   environments: Environment[] | null;
-  error: ApiError | null;
+  error: CmsError | null;
 }
 
 function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => Promise<void> }) {
@@ -244,7 +244,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => Promi
   const [expiry, setExpiry] = useState<Expiry>('never');
   const [expiryDate, setExpiryDate] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
   const [projects, setProjects] = useState<ProjectEnvironments[]>(() =>
     bootstrap.projects.map((p) => ({ project: p.slug, name: p.name, environments: null, error: null })),

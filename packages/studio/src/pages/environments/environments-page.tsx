@@ -4,7 +4,7 @@
  * and delete one (not the default).
  */
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { type ApiError, type Environment, environments, fieldMessages } from '../../api/index.js';
+import { type CmsError, type Environment, environments, fieldMessages } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -164,7 +164,7 @@ function CreateEnvironmentForm({
   const [mode, setMode] = useState<Mode>('clone');
   const [source, setSource] = useState(list.find((env) => env.isDefault)?.name ?? list[0]?.name ?? '');
   const [problem, setProblem] = useState<string | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -258,7 +258,7 @@ function DeleteEnvironmentDialog({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [typed, setTyped] = useState('');
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = useId();
 

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import {
-  type ApiError,
+  type CmsError,
   DEFAULT_LOCALE,
   type Environment,
   environments,
@@ -65,7 +65,7 @@ export function PromotePanel({
   const [plan, setPlan] = useState<PromotePlanItem[] | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 

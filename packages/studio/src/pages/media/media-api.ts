@@ -4,7 +4,7 @@
  * so the page can show each file's progress; headers, CSRF and errors stay the SDK's.
  */
 import type { MediaAsset, MediaCategory } from '@cms/core';
-import { createClient, type MediaListQuery } from '@cms/sdk';
+import { createClient, type ImageOptions, imageUrl, type MediaListQuery, type MediaUpdateBody } from '@cms/sdk';
 import { at, type Target, viaSdk } from '../../api/sdk.js';
 import { type SendProgress, xhrFetch } from './xhr-fetch.js';
 
@@ -17,10 +17,35 @@ export const MEDIA_CATEGORIES: readonly MediaCategory[] = ['image', 'video', 'au
 /** Page size of the library (core `MEDIA_PAGE_DEFAULT`). */
 export const MEDIA_PAGE_SIZE = 30;
 
+/** Image types the server transforms (docs/api.md "Image transforms"); others are shown from their file. */
+const TRANSFORMABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif', 'image/tiff']);
+
+/**
+ * The address of a transformed image of `asset` (free sizes: the Studio's session holds `media:read`),
+ * or the file itself for images the server does not transform (SVG...).
+ */
+export function imageAddress(asset: Pick<MediaAsset, 'id' | 'url' | 'mimeType'>, options: ImageOptions): string {
+  return TRANSFORMABLE.has(asset.mimeType) ? imageUrl(window.location.origin, asset, options) : asset.url;
+}
+
+/** An `<img onError>` that shows the file itself when its transformed image is refused (a file that does not decode). */
+export function fallBackToFile(asset: Pick<MediaAsset, 'url'>) {
+  return (event: { currentTarget: HTMLImageElement }) => {
+    if (event.currentTarget.src !== asset.url) event.currentTarget.src = asset.url;
+  };
+}
+
+/** Grid and picker thumbnails: at most 320×220 (twice the tile, for sharp screens), whole image. */
+export const THUMBNAIL: ImageOptions = { w: 320, h: 220, fit: 'inside' };
+/** The details preview: at most 800 wide. */
+export const PREVIEW: ImageOptions = { w: 800, h: 600, fit: 'inside' };
+
 export const mediaLibrary = {
   list: (target: Target, query: MediaListQuery) => viaSdk(() => at(target).media.list(query)),
   get: (target: Target, id: string) => viaSdk(() => at(target).media.get(id)),
   remove: (target: Target, id: string) => viaSdk(() => at(target).media.delete(id)),
+  /** Changes the alt text and/or focal point. */
+  update: (target: Target, id: string, body: MediaUpdateBody) => viaSdk(() => at(target).media.update(id, body)),
   /** The project's settings: `mediaImageMaxBytes` is the image upload limit (null: none beyond the server's). */
   settings: (target: Target) => viaSdk(() => at({ project: target.project }).projects.settings()),
   /** Everyone who may have uploaded, for the uploader filter (needs `users.manage`). */

@@ -1,17 +1,20 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { ApiError } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { OrderSelect, SearchForm, useAddressQuery } from '../../ui/list-filters.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { Pager } from '../../ui/pager.js';
 import { formatTime } from '../dashboard-page.js';
 import {
+  fallBackToFile,
+  imageAddress,
   MEDIA_CATEGORIES,
   MEDIA_PAGE_SIZE,
   type MediaAsset,
   type MediaCategory,
   type MediaListQuery,
   mediaLibrary,
+  THUMBNAIL,
 } from './media-api.js';
 import { MediaDetails } from './media-details.js';
 import { CATEGORY_LABELS, CategoryIcon, formatBytes } from './media-format.js';
@@ -49,9 +52,6 @@ export function MediaLibraryPage() {
   const order = (query.get('order') ?? SORTS[sort]?.order ?? 'desc') as 'asc' | 'desc';
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
 
-  const [listing, setListing] = useState<Listing>({ state: 'loading' });
-  const [error, setError] = useState<ApiError | null>(null);
-  const [reload, setReload] = useState(0);
   const [selected, setSelected] = useState<MediaAsset | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [limit, setLimit] = useState<ImageLimit>({ state: 'loading' });
@@ -92,13 +92,12 @@ export function MediaLibraryPage() {
     };
   }, [me]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload re-runs the query after an upload or a delete
-  useEffect(() => {
-    let live = true;
-    setListing({ state: 'loading' });
-    setError(null);
-    mediaLibrary
-      .list(target, {
+  // The page of files through the query cache; an upload or a delete invalidates it (`reload`).
+  const filters = { q, category, uploadedBy, uploadedFrom, uploadedTo, sort, order, page };
+  const files = useQuery({
+    queryKey: ['media', target.project, target.environment, filters],
+    queryFn: () =>
+      mediaLibrary.list(target, {
         ...(q ? { q } : {}),
         ...(category ? { category } : {}),
         ...(uploadedBy ? { uploadedBy } : {}),
@@ -108,19 +107,16 @@ export function MediaLibraryPage() {
         order,
         limit: MEDIA_PAGE_SIZE,
         offset: (page - 1) * MEDIA_PAGE_SIZE,
-      })
-      .then(
-        (answer) => live && setListing({ state: 'ready', data: answer.data, total: answer.pagination.total }),
-        (caught) => {
-          if (!live) return;
-          setError(toApiError(caught));
-          setListing({ state: 'ready', data: [], total: 0 });
-        },
-      );
-    return () => {
-      live = false;
-    };
-  }, [target, q, category, uploadedBy, uploadedFrom, uploadedTo, sort, order, page, reload]);
+      }),
+  });
+  const client = useQueryClient();
+  const reload = () => void client.invalidateQueries({ queryKey: ['media', target.project, target.environment] });
+  const listing: Listing = files.data
+    ? { state: 'ready', data: files.data.data, total: files.data.pagination.total }
+    : files.error
+      ? { state: 'ready', data: [], total: 0 }
+      : { state: 'loading' };
+  const error = files.error ? toApiError(files.error) : null;
 
   // Another environment has other files.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a target change clears the selection
@@ -141,12 +137,7 @@ export function MediaLibraryPage() {
           {target.project} · {target.environment}
         </span>
       </div>
-      <MediaUploader
-        target={target}
-        limit={limit}
-        onUploaded={() => setReload((n) => n + 1)}
-        onShow={(asset) => setSelected(asset)}
-      />
+      <MediaUploader target={target} limit={limit} onUploaded={() => reload()} onShow={(asset) => setSelected(asset)} />
       <h2>Files</h2>
       <SearchForm name="Search media" label="Search file names" q={q} onSearch={(words) => setQuery({ q: words })} />
       <div className="toolbar media-filters">
@@ -239,7 +230,12 @@ export function MediaLibraryPage() {
                   >
                     <span className="media-thumb">
                       {asset.category === 'image' ? (
-                        <img src={asset.url} alt="" loading="lazy" />
+                        <img
+                          src={imageAddress(asset, THUMBNAIL)}
+                          alt=""
+                          loading="lazy"
+                          onError={fallBackToFile(asset)}
+                        />
                       ) : (
                         <CategoryIcon asset={asset} />
                       )}
@@ -269,10 +265,14 @@ export function MediaLibraryPage() {
             uploaderLabel={uploaderLabel(selected.uploadedBy)}
             onFilterUploader={() => setQuery({ uploadedBy: selected.uploadedBy })}
             onClose={() => setSelected(null)}
+            onUpdated={(asset) => {
+              setSelected(asset);
+              reload();
+            }}
             onDeleted={(asset) => {
               setSelected(null);
               setNotice(`Deleted ${asset.filename}. Its address no longer works.`);
-              setReload((n) => n + 1);
+              reload();
             }}
           />
         ) : null}

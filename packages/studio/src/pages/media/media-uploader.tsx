@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ApiError, Target } from '../../api/index.js';
+import type { CmsError, Target } from '../../api/index.js';
 import { toApiError } from '../../state/studio-context.js';
 import { ErrorNotice } from '../../ui/notice.js';
 import { type MediaAsset, mediaLibrary } from './media-api.js';
@@ -16,7 +16,7 @@ interface UploadItem {
   status: Status;
   loaded: number;
   total: number;
-  error: ApiError | null;
+  error: CmsError | null;
   /** Why the Studio did not send the file (over the project's image limit). */
   refusal: string | null;
   asset: MediaAsset | null;
@@ -27,7 +27,7 @@ interface UploadItem {
 export type ImageLimit =
   | { state: 'loading' }
   | { state: 'known'; bytes: number | null }
-  | { state: 'unknown'; error: ApiError };
+  | { state: 'unknown'; error: CmsError };
 
 /** Whether the browser's idea of the file makes it an image (the server decides by its bytes). */
 function looksLikeImage(file: File): boolean {

@@ -4,7 +4,7 @@
  */
 
 import { useEffect, useId, useRef, useState } from 'react';
-import { type ApiError, type Environment, environments, type Grant, people, type User } from '../../api/index.js';
+import { type CmsError, type Environment, environments, type Grant, people, type User } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
@@ -20,7 +20,7 @@ export function GrantsEditor({ user, onClose }: { user: User; onClose: () => voi
   const [rows, setRows] = useState<Row[] | null>(null);
   const [saved, setSaved] = useState<string>('');
   const [envs, setEnvs] = useState<Record<string, Environment[]>>({});
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const nextKey = useRef(0);

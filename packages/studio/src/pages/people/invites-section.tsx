@@ -7,7 +7,7 @@
 
 import { type FormEvent, useState, useSyncExternalStore } from 'react';
 import type { Role } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, fieldMessages, type Invite, type PendingInvite, people } from '../../api/index.js';
+import { type CmsError, fieldMessages, type Invite, type PendingInvite, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { Field } from '../../ui/field.js';
@@ -38,11 +38,11 @@ export function InvitesSection() {
   const [role, setRole] = useState<Role>('editor');
   const [project, setProject] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const pending = useApiData(() => people.pendingInvites(), []);
-  const [withdrawError, setWithdrawError] = useState<ApiError | null>(null);
+  const [withdrawError, setWithdrawError] = useState<CmsError | null>(null);
 
   const withdraw = async (invite: PendingInvite) => {
     if (!window.confirm(`Withdraw the invitation for ${invite.email}? Its link stops working.`)) return;

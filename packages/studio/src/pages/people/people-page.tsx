@@ -6,7 +6,7 @@
 
 import { type FormEvent, useState } from 'react';
 import type { Role } from '../../../../core/src/auth/scopes.js';
-import { type ApiError, fieldMessages, people, type User } from '../../api/index.js';
+import { type CmsError, fieldMessages, people, type User } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -47,7 +47,7 @@ function UsersSection() {
   const { bootstrap } = useStudio();
   const [offset, setOffset] = useState(0);
   const page = useApiData(() => people.list(offset, PAGE_SIZE), [offset]);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [roles, setRoles] = useState<Record<string, Role>>({});
   const [editing, setEditing] = useState<User | null>(null);
@@ -191,7 +191,7 @@ function CreateUserForm({ onCreated }: { onCreated: (user: User) => unknown }) {
   const [role, setRole] = useState<Role>('viewer');
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {

@@ -4,8 +4,8 @@
  * (`DELETE /api/v1/auth/sessions/{id}` each; the last answer clears this browser's cookies).
  */
 import { useState } from 'react';
-import { type ApiError, people, type Session } from '../../api/index.js';
-import { navigate } from '../../router.js';
+import { type CmsError, people, type Session } from '../../api/index.js';
+import { navigate } from '../../routing/navigation.js';
 import { toApiError } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
@@ -49,7 +49,7 @@ export function SessionsSection() {
       ),
     [],
   );
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 

@@ -1,7 +1,7 @@
 import { type ReactElement, useEffect, useState } from 'react';
-import { type ApiError, schema } from '../../api/index.js';
+import { type CmsError, schema } from '../../api/index.js';
 import type { ArrayItems, FieldMetadata, SchemaType } from '../../editor/core-schema.js';
-import { Link, useLocation } from '../../router.js';
+import { Link, useLocation } from '../../routing/navigation.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
@@ -34,7 +34,7 @@ export function SchemaPage() {
   const environment = environments.find((env) => env.name === target.environment);
   const baseName = environment?.extends ?? null;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {

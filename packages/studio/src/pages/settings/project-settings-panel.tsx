@@ -1,9 +1,10 @@
 import type { ProjectSettings } from '@cms/sdk';
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
-import { ApiError } from '../../api/index.js';
+import { CmsError, fieldMessages } from '../../api/index.js';
 import { at, viaSdk } from '../../api/sdk.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { PreviewUrlsRows, previewUrlsToSend } from './preview-urls-rows.js';
 
 const UNITS = { bytes: 1, KB: 1024, MB: 1024 * 1024 } as const;
 type Unit = keyof typeof UNITS;
@@ -30,21 +31,23 @@ function split(bytes: number): { amount: string; unit: Unit } {
 
 /**
  * Settings panel `/settings/project` (domain.content): the project's settings, today the image
- * upload limit (`GET`/`PUT /api/v1/settings` through the SDK's `projects.settings`). Those who may
+ * upload limit and the live preview's site address (`GET`/`PUT /api/v1/settings` through the SDK's `projects.settings`). Those who may
  * not manage settings see the values and why they cannot change them.
  */
 export function ProjectSettingsPanel() {
-  const { target, bootstrap } = useStudio();
+  const { target, bootstrap, types } = useStudio();
   const canManage = bootstrap.me.capabilities['settings.manage'];
   const client = at({ project: target.project });
   const [settings, setSettings] = useState<ProjectSettings | null>(null);
   const [limited, setLimited] = useState(false);
   const [amount, setAmount] = useState('');
   const [unit, setUnit] = useState<Unit>('MB');
-  const [error, setError] = useState<ApiError | null>(null);
+  const [previewUrl, setPreviewUrl] = useState('');
+  const [previewUrls, setPreviewUrls] = useState<Record<string, string>>({});
+  const [error, setError] = useState<CmsError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { amount: useId(), unit: useId(), hint: useId() };
+  const ids = { amount: useId(), unit: useId(), hint: useId(), preview: useId(), previewHint: useId() };
 
   const show = useCallback((loaded: ProjectSettings) => {
     setSettings(loaded);
@@ -52,6 +55,8 @@ export function ProjectSettingsPanel() {
     const parts = split(loaded.mediaImageMaxBytes ?? DEFAULT_SUGGESTION);
     setAmount(parts.amount);
     setUnit(parts.unit);
+    setPreviewUrl(loaded.previewUrl ?? '');
+    setPreviewUrls(loaded.previewUrls ?? {});
   }, []);
 
   useEffect(() => {
@@ -67,7 +72,7 @@ export function ProjectSettingsPanel() {
       const value = Number(amount.trim().replace(',', '.'));
       if (amount.trim() === '' || !Number.isFinite(value)) {
         setError(
-          new ApiError({
+          new CmsError({
             code: 'INVALID_INPUT',
             status: 0,
             message: 'Enter the image upload limit as a number, like 2 (MB), or choose “No limit”.',
@@ -80,7 +85,14 @@ export function ProjectSettingsPanel() {
     }
     setBusy(true);
     try {
-      const next = await viaSdk(() => client.projects.updateSettings({ mediaImageMaxBytes }));
+      // The server checks the address template (docs/live-preview.md) and says what is wrong.
+      const next = await viaSdk(() =>
+        client.projects.updateSettings({
+          mediaImageMaxBytes,
+          previewUrl: previewUrl.trim() || null,
+          previewUrls: previewUrlsToSend(previewUrls),
+        }),
+      );
       show(next);
       setSaved(
         next.mediaImageMaxBytes === null
@@ -94,6 +106,7 @@ export function ProjectSettingsPanel() {
     }
   };
 
+  const messages = fieldMessages(error);
   return (
     <>
       <h1>Project settings</h1>
@@ -151,6 +164,29 @@ export function ProjectSettingsPanel() {
                 </select>
               </label>
             </div>
+          </fieldset>
+          <fieldset className="group" disabled={!canManage || busy}>
+            <legend>Live preview</legend>
+            <label htmlFor={ids.preview}>Site preview address</label>
+            <small id={ids.previewHint} className="hint">
+              The editor's “Live preview” opens this address beside the editor; {'{path}'}, {'{locale}'}, {'{type}'} and{' '}
+              {'{token}'} are filled in. Empty: no live preview.
+            </small>
+            <input
+              id={ids.preview}
+              type="url"
+              placeholder="https://site.example/preview/{path}?token={token}"
+              value={previewUrl}
+              aria-describedby={ids.previewHint}
+              aria-invalid={messages['body.previewUrl'] ? true : undefined}
+              onChange={(e) => setPreviewUrl(e.target.value)}
+            />
+            <PreviewUrlsRows
+              typeNames={types.map((type) => type.name)}
+              values={previewUrls}
+              messages={messages}
+              onChange={setPreviewUrls}
+            />
           </fieldset>
           <ErrorNotice error={error} title="Not saved." />
           {saved ? <Notice kind="success">{saved}</Notice> : null}

@@ -1,7 +1,7 @@
 import { ContributedPage, ownsPath } from '../../extensions/contributed.js';
 import { Slot } from '../../extensions/slot.js';
 import { useExtensions } from '../../extensions/use-extensions.js';
-import { Link } from '../../router.js';
+import { Link } from '../../routing/navigation.js';
 import { Empty } from '../../ui/notice.js';
 
 /**

@@ -1,5 +1,5 @@
 import { type FormEvent, Fragment, useEffect, useId, useState } from 'react';
-import type { ApiError } from '../../api/index.js';
+import type { CmsError } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Listing } from '../../ui/listing.js';
@@ -52,7 +52,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
       }),
     [target, webhook.id, status, page],
   );
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [open, setOpen] = useState<Record<string, DeliveryAttempt[] | 'loading'>>({});
   const [since, setSince] = useState(() => localInputValue(new Date(Date.now() - 24 * 3600_000)));

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { type ApiError, fieldMessages } from '../../api/index.js';
+import { type CmsError, fieldMessages } from '../../api/index.js';
 import { ErrorNotice } from '../../ui/notice.js';
 import { WEBHOOK_EVENTS, type Webhook, type WebhookEventType } from './webhooks-api.js';
 
@@ -21,7 +21,7 @@ export function WebhookForm({
 }: {
   webhook: Webhook | null;
   busy: boolean;
-  error: ApiError | null;
+  error: CmsError | null;
   onSubmit(values: WebhookFormValues): void;
   onCancel(): void;
 }) {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ApiError } from '../../api/index.js';
-import { navigate, useLocation } from '../../router.js';
+import type { CmsError } from '../../api/index.js';
+import { navigate, useLocation } from '../../routing/navigation.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { CopyButton } from '../../ui/copy-button.js';
@@ -25,10 +25,10 @@ export function WebhooksPage() {
   const shown = query.get('webhook');
   const webhookList = useApiData(() => webhooks.list(target), [target]);
   const list = webhookList.data;
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<CmsError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
-  const [formError, setFormError] = useState<ApiError | null>(null);
+  const [formError, setFormError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<{ url: string; value: string } | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);

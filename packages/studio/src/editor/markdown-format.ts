@@ -1,0 +1,197 @@
+/**
+ * The body toolbar's commands as plain text transforms (STUDIO-NOTES 3): each takes the text and the
+ * selection and gives back the edits and the new selection, touching nothing else. Markers follow the
+ * document's own style (`__` or `**`, `_` or `*`, `-`, `*` or `+`). No editor types here, so the
+ * toolbar (main chunk) and the editor's keymap (CodeMirror's chunk) share them.
+ */
+
+/** What a command works on. */
+export interface TextState {
+  doc: string;
+  from: number;
+  to: number;
+}
+
+/** One replacement of `doc.slice(from, to)`. */
+export interface TextChange {
+  from: number;
+  to: number;
+  insert: string;
+}
+
+/** The edits (positions in the original text) and the selection after them. */
+export interface TextEdit {
+  changes: TextChange[];
+  selection: { anchor: number; head: number };
+}
+
+/** The formatting commands, by the label of their toolbar button. */
+export type FormatCommand = 'bold' | 'italic' | 'link' | 'heading' | 'bulletedList';
+
+function count(doc: string, pattern: RegExp): number {
+  return doc.match(pattern)?.length ?? 0;
+}
+
+/** `__` when the document already writes strong emphasis that way (and never with `**`), else `**`. */
+export function strongMarker(doc: string): '**' | '__' {
+  return count(doc, /(^|[^\w_])__[^\s_]/g) > 0 && count(doc, /\*\*[^\s*]/g) === 0 ? '__' : '**';
+}
+
+/** `*` when the document writes emphasis with single stars (and never with underscores), else `_`. */
+export function emphasisMarker(doc: string): '_' | '*' {
+  const stars = count(doc, /(^|[^*\w])\*[^\s*][^*\n]*\*(?!\*)/g);
+  const underscores = count(doc, /(^|[^_\w])_[^\s_][^_\n]*_(?![_\w])/g);
+  return stars > 0 && underscores === 0 ? '*' : '_';
+}
+
+/** The bullet the document's lists use first (`-`, `*` or `+`), `-` when it has none. */
+export function bulletMarker(doc: string): '-' | '*' | '+' {
+  const found = /^[ \t]*([-*+])[ \t]+\S/m.exec(doc.replace(/^[ \t]*([-*_])([ \t]*\1){2,}[ \t]*$/gm, ''));
+  return (found?.[1] as '-' | '*' | '+' | undefined) ?? '-';
+}
+
+/** Wraps the selection in `marker` (placeholder text when empty), or unwraps it when already wrapped. */
+function wrap(state: TextState, marker: string, placeholder: string): TextEdit {
+  const { doc, from, to } = state;
+  const n = marker.length;
+  const selected = doc.slice(from, to);
+  // The run of marker characters on each side: `**` around the selection is strong emphasis, not
+  // emphasis inside emphasis, so italic wraps it again (`***`) rather than taking one star away.
+  const char = marker[0] as string;
+  let left = 0;
+  while (doc[from - left - 1] === char) left += 1;
+  let right = 0;
+  while (doc[to + right] === char) right += 1;
+  const wrapped = left === right && (left === n || left === 3);
+  if (wrapped) {
+    return {
+      changes: [
+        { from: from - n, to: from, insert: '' },
+        { from: to, to: to + n, insert: '' },
+      ],
+      selection: { anchor: from - n, head: to - n },
+    };
+  }
+  if (selected.length > 2 * n && selected.startsWith(marker) && selected.endsWith(marker)) {
+    return {
+      changes: [{ from, to, insert: selected.slice(n, -n) }],
+      selection: { anchor: from, head: to - 2 * n },
+    };
+  }
+  const text = selected === '' ? placeholder : selected;
+  return {
+    changes: [{ from, to, insert: `${marker}${text}${marker}` }],
+    selection: { anchor: from + n, head: from + n + text.length },
+  };
+}
+
+/** `[selection](url)`, with the address selected to type over (or the text, when the selection is an address). */
+function link(state: TextState): TextEdit {
+  const { doc, from, to } = state;
+  const selected = doc.slice(from, to);
+  if (/^(https?:\/\/|mailto:|\/)\S*$/.test(selected)) {
+    const insert = `[link text](${selected})`;
+    return { changes: [{ from, to, insert }], selection: { anchor: from + 1, head: from + 10 } };
+  }
+  const text = selected === '' ? 'link text' : selected;
+  const insert = `[${text}](https://)`;
+  const urlStart = from + text.length + 3;
+  return { changes: [{ from, to, insert }], selection: { anchor: urlStart, head: urlStart + 8 } };
+}
+
+/** Start offsets of the lines the selection touches (a selection ending at a line's start leaves that line out). */
+function lineStarts(doc: string, from: number, to: number): number[] {
+  const last = to > from && doc[to - 1] === '\n' ? to - 1 : to;
+  const starts: number[] = [];
+  let start = from === 0 ? 0 : doc.lastIndexOf('\n', from - 1) + 1;
+  for (;;) {
+    starts.push(start);
+    const next = doc.indexOf('\n', start);
+    if (next === -1 || next >= last) break;
+    start = next + 1;
+  }
+  return starts;
+}
+
+function lineAt(doc: string, start: number): string {
+  const end = doc.indexOf('\n', start);
+  return doc.slice(start, end === -1 ? doc.length : end).replace(/\r$/, '');
+}
+
+/** Moves a position by the edits before it (all prefix edits, at line starts). */
+function mapPos(pos: number, changes: readonly TextChange[], assoc: 1 | -1): number {
+  let mapped = pos;
+  for (const change of changes) {
+    if (change.from < pos || (change.from === pos && assoc === 1)) {
+      mapped += change.insert.length - (Math.min(change.to, pos) - change.from);
+    }
+  }
+  return mapped;
+}
+
+/** Puts `prefix` before every touched line, or takes the existing prefix away when all have one. */
+function prefixLines(
+  state: TextState,
+  existing: RegExp,
+  prefix: string,
+  same: (found: string) => boolean = () => true,
+): TextEdit {
+  const { doc, from, to } = state;
+  const starts = lineStarts(doc, from, to);
+  const lines = starts.map((start) => ({ start, text: lineAt(doc, start) }));
+  const nonEmpty = lines.filter((line) => line.text.trim() !== '');
+  const allHave =
+    nonEmpty.length > 0 &&
+    nonEmpty.every((line) => {
+      const found = existing.exec(line.text);
+      return found !== null && same(found[0]);
+    });
+  const changes: TextChange[] = [];
+  for (const line of allHave ? nonEmpty : lines.length === 1 ? lines : nonEmpty) {
+    const found = existing.exec(line.text);
+    if (allHave && found) changes.push({ from: line.start, to: line.start + found[0].length, insert: '' });
+    else if (!allHave) {
+      // A line with another prefix of the same family (a level-3 heading) gets this one instead.
+      const replaced = found ? found[0].length : 0;
+      changes.push({ from: line.start, to: line.start + replaced, insert: prefix });
+    }
+  }
+  return {
+    changes,
+    selection: { anchor: mapPos(from, changes, 1), head: mapPos(to, changes, 1) },
+  };
+}
+
+/** Runs a formatting command on the text and selection. */
+export function formatText(command: FormatCommand, state: TextState): TextEdit {
+  switch (command) {
+    case 'bold':
+      return wrap(state, strongMarker(state.doc), 'bold text');
+    case 'italic':
+      return wrap(state, emphasisMarker(state.doc), 'italic text');
+    case 'link':
+      return link(state);
+    case 'heading':
+      return prefixLines(state, /^#{1,6}[ \t]+/, '## ', (found) => found.trimEnd() === '##');
+    case 'bulletedList':
+      return prefixLines(state, /^[ \t]*[-*+][ \t]+/, `${bulletMarker(state.doc)} `);
+  }
+}
+
+/** Alt text proposed for an uploaded image: its file name in words (`team-photo_2.png` -> `team photo 2`). */
+export function altTextFor(filename: string): string {
+  const words = filename
+    .replace(/\.[^.]+$/, '')
+    .replace(/[-_.]+/g, ' ')
+    .replace(/[[\]\\]/g, '')
+    .trim();
+  return words === '' || /^image$/i.test(words) ? 'Describe the image' : words;
+}
+
+/** Markdown of an image with `alt` at `url` (parentheses and spaces in the address escaped). */
+export function imageMarkdown(alt: string, url: string): string {
+  const address = url.replace(/[()\s]/g, (char) =>
+    char === '(' ? '%28' : char === ')' ? '%29' : encodeURIComponent(char),
+  );
+  return `![${alt.replace(/[[\]\\]/g, '')}](${address})`;
+}

@@ -1,0 +1,52 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type AuditEntry, activity, actorText, changesText } from '../../pages/activity/activity-api.js';
+import { formatTime } from '../../pages/dashboard-page.js';
+import { toApiError, useStudio } from '../../state/studio-context.js';
+import { Empty, ErrorNotice, Loading } from '../../ui/notice.js';
+import type { SlotWidgetProps } from '../props.js';
+
+/** Entries the editor's activity section shows. */
+const DOCUMENT_ACTIVITY_LIMIT = 20;
+
+/**
+ * `content.editor.sidebar` (core.system, `audit:read`): the document's activity, newest first: who
+ * changed what and when, with the diff of each save (keys changed, body lines). Reloads after a save.
+ */
+export function DocumentActivity({ doc, title }: SlotWidgetProps<'content.editor.sidebar'>) {
+  const { target } = useStudio();
+  // A save moves the revision or version: the key changes and the list is read again.
+  const query = useQuery({
+    queryKey: ['document-activity', target.project, doc.documentId, doc.draftRevision, doc.version],
+    queryFn: async () =>
+      (await activity.list({ project: target.project }, { documentId: doc.documentId, limit: DOCUMENT_ACTIVITY_LIMIT }))
+        .data,
+    placeholderData: keepPreviousData,
+  });
+  const entries: AuditEntry[] | null = query.data ?? null;
+  const error = query.error ? toApiError(query.error) : null;
+
+  return (
+    <section aria-labelledby="document-activity-heading" className="document-activity">
+      <h2 id="document-activity-heading">{title}</h2>
+      <ErrorNotice error={error} />
+      {entries === null && !error ? <Loading /> : null}
+      {entries && entries.length === 0 ? <Empty>No activity yet.</Empty> : null}
+      {entries && entries.length > 0 ? (
+        <ol className="activity-list">
+          {entries.map((entry) => (
+            <li key={entry.id}>
+              <strong>{actorText(entry)}</strong> <code>{entry.action}</code>
+              {entry.outcome === 'success' ? null : (
+                <span className={`badge badge-${entry.outcome}`}>{entry.outcome}</span>
+              )}{' '}
+              <time className="muted" dateTime={entry.at}>
+                {formatTime(entry.at)}
+              </time>
+              {changesText(entry) ? <div className="muted">{changesText(entry)}</div> : null}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,203 @@
+import type { MfaStatus } from '@cms/core';
+import { useEffect, useState } from 'react';
+import { mfa } from '../api/index.js';
+import { href } from '../routing/navigation.js';
+import { AuthCard } from '../ui/auth-card.js';
+import { AuthForm, useAuthSubmit } from '../ui/auth-form.js';
+import { CopyButton } from '../ui/copy-button.js';
+import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
+import { TextField } from '../ui/text-field.js';
+
+type Step =
+  | { kind: 'status' }
+  | { kind: 'enrolling'; secret: string; otpauthUri: string }
+  | { kind: 'codes'; recoveryCodes: string[]; renewed: boolean };
+
+/**
+ * The signed-in user's second factor (docs/access-control.md "Second factor"): set it up (secret and
+ * otpauth URI, a first code, the recovery codes shown once), replace the recovery codes (proven by a
+ * current code; the new ones shown once) or turn it off with the password. Also
+ * what the Studio shows instead of itself while `CMS_REQUIRE_MFA=admins` blocks an administrator.
+ */
+export function AccountSecurityPage() {
+  const [status, setStatus] = useState<MfaStatus | null>(null);
+  const [step, setStep] = useState<Step>({ kind: 'status' });
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [renewCode, setRenewCode] = useState('');
+  const { busy, error, submit } = useAuthSubmit();
+  const renewal = useAuthSubmit();
+
+  useEffect(() => {
+    mfa.status().then(setStatus, () => setStatus(null));
+  }, []);
+
+  if (step.kind === 'codes') {
+    const text = step.recoveryCodes.join('\n');
+    return (
+      <AuthCard title="Recovery codes">
+        <Notice kind="warning">
+          {step.renewed
+            ? 'New recovery codes are ready; the old ones no longer work.'
+            : 'Two-factor authentication is on.'}{' '}
+          Keep these codes somewhere safe: each signs you in once if you lose your authenticator app. They are shown
+          only now.
+        </Notice>
+        <ul aria-label="Recovery codes" className="recovery-codes">
+          {step.recoveryCodes.map((recoveryCode) => (
+            <li key={recoveryCode}>
+              <code>{recoveryCode}</code>
+            </li>
+          ))}
+        </ul>
+        <CopyButton text={text} label="Copy recovery codes" confirm="button" />
+        <button type="button" className="primary" onClick={() => window.location.assign(href('/'))}>
+          Continue to the Studio
+        </button>
+      </AuthCard>
+    );
+  }
+
+  if (step.kind === 'enrolling') {
+    return (
+      <AuthCard title="Set up two-factor authentication">
+        <p>
+          Add this account to your authenticator app: open the address below on the device, or type the secret key by
+          hand. Then enter the six-digit code the app shows.
+        </p>
+        <p>
+          <span className="muted">Setup address: </span>
+          <code>{step.otpauthUri}</code>
+        </p>
+        <p>
+          <span className="muted">Secret key: </span>
+          <code>{step.secret}</code> <CopyButton text={step.secret} label="Copy key" confirm="beside" />
+        </p>
+        <AuthForm
+          error={error}
+          busy={busy}
+          disabled={!code}
+          submitLabel="Turn on"
+          busyLabel="Checking…"
+          onSubmit={() =>
+            submit(async () => {
+              const confirmed = await mfa.confirm(code);
+              setStatus(confirmed.status);
+              setStep({ kind: 'codes', recoveryCodes: confirmed.recoveryCodes, renewed: false });
+              return 'stay';
+            })
+          }
+        >
+          <TextField
+            label="Code from your app"
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </AuthForm>
+      </AuthCard>
+    );
+  }
+
+  if (!status) {
+    return (
+      <AuthCard title="Two-factor authentication">
+        <Loading />
+      </AuthCard>
+    );
+  }
+
+  if (status.enabled) {
+    return (
+      <AuthCard title="Two-factor authentication">
+        <Notice kind="success">
+          On since {new Date(status.enabledAt ?? '').toLocaleDateString()}; {status.recoveryCodesLeft} recovery codes
+          left.
+        </Notice>
+        {status.required ? <p>This server requires it for administrators.</p> : null}
+        <h2>New recovery codes</h2>
+        <p>Replace all your recovery codes with ten new ones, for example when you have used most of them.</p>
+        <AuthForm
+          error={renewal.error}
+          busy={renewal.busy}
+          disabled={!renewCode}
+          submitLabel="New recovery codes"
+          busyLabel="Checking…"
+          onSubmit={() =>
+            renewal.submit(async () => {
+              const renewed = await mfa.renewRecoveryCodes(renewCode);
+              setStatus(renewed.status);
+              setRenewCode('');
+              setStep({ kind: 'codes', recoveryCodes: renewed.recoveryCodes, renewed: true });
+              return 'stay';
+            })
+          }
+        >
+          <TextField
+            label="Code from your app or a recovery code"
+            name="renew-code"
+            autoComplete="one-time-code"
+            required
+            value={renewCode}
+            onChange={(e) => setRenewCode(e.target.value)}
+          />
+        </AuthForm>
+        <h2>Turn off</h2>
+        <AuthForm
+          error={error}
+          busy={busy}
+          disabled={!password}
+          submitLabel="Turn off"
+          busyLabel="Turning off…"
+          onSubmit={() =>
+            submit(async () => {
+              setStatus(await mfa.disable(password));
+              setPassword('');
+              return 'stay';
+            })
+          }
+        >
+          <TextField
+            label="Current password"
+            type="password"
+            name="current-password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </AuthForm>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Two-factor authentication">
+      {status.required ? (
+        <Notice kind="warning">
+          This server requires administrators to use two-factor authentication. Set it up to continue.
+        </Notice>
+      ) : (
+        <p>Ask for a code from an authenticator app each time you sign in with your password.</p>
+      )}
+      <ErrorNotice error={error} />
+      <button
+        type="button"
+        className="primary"
+        disabled={busy}
+        onClick={() =>
+          submit(async () => {
+            const started = await mfa.enrol();
+            setStep({ kind: 'enrolling', ...started });
+            return 'stay';
+          })
+        }
+      >
+        Set up two-factor authentication
+      </button>
+    </AuthCard>
+  );
+}

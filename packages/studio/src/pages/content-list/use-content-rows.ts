@@ -1,0 +1,79 @@
+/**
+ * The rows of a type's list through the query cache: the list itself (filters, sort, page, page size
+ * all server-side), or, while searching, the search's hits shown as documents (title, status, type)
+ * with the status filter kept. Search runs as the person types: the server matches the last word as a
+ * prefix (docs/api.md "Search as you type").
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type ContentDocument, content, type ListQuery, type Target } from '../../api/index.js';
+
+export const STATUS_FILTERS = {
+  all: {},
+  published: { published: true },
+  unpublished: { published: false },
+  changed: { hasUnpublishedChanges: true },
+  deleted: { isDeleted: true },
+} as const;
+export type StatusFilter = keyof typeof STATUS_FILTERS;
+
+export interface RowsQuery {
+  type: string;
+  status: StatusFilter;
+  locale: string;
+  sort: NonNullable<ListQuery['sort']>;
+  order: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+  q: string;
+}
+
+export interface Rows {
+  data: ContentDocument[];
+  total: number;
+  /** Search snippets by document id (plain text, matches between « and »). */
+  snippets: Record<string, string>;
+}
+
+/** Does a document pass a status filter (applied to search hits, which the search cannot filter)? */
+export function passes(doc: ContentDocument, status: StatusFilter): boolean {
+  if (status === 'published') return doc.publishedVersion !== null;
+  if (status === 'unpublished') return doc.publishedVersion === null;
+  if (status === 'changed') return doc.hasUnpublishedChanges;
+  return true;
+}
+
+async function loadRows(target: Target, query: RowsQuery): Promise<Rows> {
+  const offset = (query.page - 1) * query.pageSize;
+  if (!query.q) {
+    const answer = await content.list(target, {
+      type: query.type,
+      ...STATUS_FILTERS[query.status],
+      locale: query.locale || undefined,
+      sort: query.sort,
+      order: query.order,
+      limit: query.pageSize,
+      offset,
+    });
+    return { data: answer.data, total: answer.pagination.total, snippets: {} };
+  }
+  const hits = await content.search(target, query.q, { type: query.type, limit: query.pageSize, offset });
+  // Hits name a document by id and path only: the page's documents are read together for their
+  // titles and status (one page at most, in parallel).
+  const docs = await Promise.all(hits.data.map((hit) => content.get(target, hit.documentId)));
+  return {
+    data: docs.filter((doc) => passes(doc, query.status) && (!query.locale || doc.locale === query.locale)),
+    total: hits.pagination.total,
+    snippets: Object.fromEntries(hits.data.map((hit) => [hit.documentId, hit.snippet])),
+  };
+}
+
+export const rowsKey = (target: Target, type: string) => ['content-list', target.project, target.environment, type];
+
+/** The rows for `query`; the previous rows stay on screen while the next ones load (typing, paging). */
+export function useContentRows(target: Target, query: RowsQuery) {
+  return useQuery({
+    queryKey: [...rowsKey(target, query.type), query],
+    queryFn: () => loadRows(target, query),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,173 @@
+/**
+ * The Studio's routes (decisions.md §7 names the public ones), on TanStack Router under `/studio`.
+ * Pages outside the session (sign-in, setup, invitation, CLI authorization, second factor) sit at the
+ * root; every other page sits under the signed-in layout (the Studio's context and the shell).
+ * Addresses are exactly the ones the hand-written router had: the query stays plain text
+ * (`?q=hello&page=2`), never JSON, so bookmarks, tests and docs keep working.
+ */
+import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { setUnauthorizedHandler } from '../api/index.js';
+import { ContributedPage, useContributedRoute } from '../extensions/contributed.js';
+import { AccountSecurityPage } from '../pages/account-security-page.js';
+import { CliAuthorizePage } from '../pages/cli-authorize-page.js';
+import { ContentListPage } from '../pages/content-list-page.js';
+import { DashboardPage } from '../pages/dashboard-page.js';
+import { EditorPage } from '../pages/editor-page.js';
+import { HistoryPage } from '../pages/history-page.js';
+import { InvitePage } from '../pages/invite-page.js';
+import { LoginPage } from '../pages/login-page.js';
+import { SettingsPage } from '../pages/settings/settings-page.js';
+import { SetupPage } from '../pages/setup-page.js';
+import { StudioProvider } from '../state/studio-context.js';
+import { AuthCard } from '../ui/auth-card.js';
+import { ErrorNotice, Loading } from '../ui/notice.js';
+import { Shell } from '../ui/shell.js';
+import { BASE, bindRouter, navigate, useLocation } from './navigation.js';
+
+const TITLES: Record<string, string> = {
+  '/login': 'Sign in',
+  '/setup': 'Set up',
+  '/invite': 'Accept invitation',
+  '/cli/authorize': 'Authorize the command line',
+  '/account/security': 'Two-factor authentication',
+};
+const OUTSIDE_SESSION = ['/login', '/setup', '/invite'];
+
+/** Every page: the tab's title, and a 401 anywhere sends the person to sign in and back here after. */
+function Root() {
+  const { path, query } = useLocation();
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      if (OUTSIDE_SESSION.includes(path)) return;
+      const here = `${path}${query.toString() ? `?${query}` : ''}`;
+      void navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true, force: true });
+    });
+    document.title = `${TITLES[path] ?? 'Studio'} · CMS Studio`;
+  }, [path, query]);
+  return <Outlet />;
+}
+
+/** The signed-in frame: the Studio's context (who, where, which schema) and the shell around the page. */
+function SignedIn() {
+  return (
+    <StudioProvider
+      fallback={(error) =>
+        // CMS_REQUIRE_MFA=admins: an administrator without a second factor sets it up before anything else.
+        error?.code === 'MFA_ENROLMENT_REQUIRED' ? (
+          <AccountSecurityPage />
+        ) : error ? (
+          <AuthCard title="The Studio could not start">
+            <ErrorNotice error={error} />
+            <button type="button" onClick={() => window.location.reload()}>
+              Try again
+            </button>
+          </AuthCard>
+        ) : (
+          <main className="auth-page">
+            <Loading />
+          </main>
+        )
+      }
+    >
+      <Shell>
+        <Outlet />
+      </Shell>
+    </StudioProvider>
+  );
+}
+
+function NotFound() {
+  return (
+    <>
+      <h1>Page not found</h1>
+      <p>There is no Studio page at this address.</p>
+    </>
+  );
+}
+
+/** A page a module contributes (`routes`), else "Page not found". */
+function ContributedOrNotFound() {
+  const { path } = useLocation();
+  const contributed = useContributedRoute(path);
+  return contributed ? <ContributedPage key={contributed.id} page={contributed} /> : <NotFound />;
+}
+
+function Settings() {
+  const { path } = useLocation();
+  return <SettingsPage path={path} />;
+}
+
+const rootRoute = createRootRoute({ component: Root });
+const outside = (path: string, component: () => React.ReactNode) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component });
+const signedIn = createRoute({ getParentRoute: () => rootRoute, id: 'signed-in', component: SignedIn });
+const inside = (path: string, component: () => React.ReactNode) =>
+  createRoute({ getParentRoute: () => signedIn, path, component });
+
+const contentListRoute = createRoute({ getParentRoute: () => signedIn, path: 'content/$type' }).update({
+  component: function ContentListRoute() {
+    const { type } = contentListRoute.useParams();
+    return <ContentListPage key={type} type={type} />;
+  },
+});
+const editorRoute = createRoute({ getParentRoute: () => signedIn, path: 'content/$type/$id' }).update({
+  component: function EditorRoute() {
+    const { type, id } = editorRoute.useParams();
+    return <EditorPage key={`${type}/${id}`} type={type} id={id} />;
+  },
+});
+const historyRoute = createRoute({ getParentRoute: () => signedIn, path: 'content/$type/$id/history' }).update({
+  component: function HistoryRoute() {
+    const { type, id } = historyRoute.useParams();
+    return <HistoryPage key={id} type={type} id={id} />;
+  },
+});
+
+const routeTree = rootRoute.addChildren([
+  outside('login', LoginPage),
+  outside('setup', SetupPage),
+  outside('invite', InvitePage),
+  outside('cli/authorize', CliAuthorizePage),
+  outside('account/security', AccountSecurityPage),
+  signedIn.addChildren([
+    inside('/', DashboardPage),
+    inside('settings', Settings),
+    inside('settings/$', Settings),
+    contentListRoute,
+    editorRoute,
+    historyRoute,
+    inside('$', ContributedOrNotFound),
+  ]),
+]);
+
+/** The query as the address has it: every value a string (`?page=2` is "2"), in the order written. */
+function parseSearch(searchStr: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(searchStr));
+}
+function stringifySearch(search: Record<string, unknown>): string {
+  const text = new URLSearchParams(
+    Object.entries(search).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])),
+  ).toString();
+  return text ? `?${text}` : '';
+}
+
+export function createStudioRouter() {
+  const router = createRouter({
+    routeTree,
+    basepath: BASE,
+    parseSearch,
+    stringifySearch,
+    defaultNotFoundComponent: NotFound,
+  });
+  bindRouter(router);
+  return router;
+}
+
+export type StudioRouter = ReturnType<typeof createStudioRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: StudioRouter;
+  }
+}

@@ -1,0 +1,129 @@
+import { computeSchemaHash, type ResolvedSchema } from '@cms/core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { field } from '../../server/test/content/fixtures.js';
+import {
+  createFirstAdmin,
+  launchBrowser,
+  type StudioServer,
+  seriousViolations,
+  signInAs,
+  startStudioServer,
+} from './support/studio-harness.js';
+
+/**
+ * Releases in Chromium: create one on the Releases page, add a document to it from the editor,
+ * schedule it at a wall time in a chosen time zone, publish it now; and the editor's "Schedule",
+ * a release of one document.
+ */
+const SCHEMA: ResolvedSchema = {
+  types: [
+    { name: 'note', directory: 'notes', localized: false, fields: { title: field('string', { required: true }) } },
+  ],
+};
+const HASH = computeSchemaHash(SCHEMA);
+/** A wall time in Paris far enough ahead to stay in the future, in winter (UTC+1). */
+const PARIS_WALL_TIME = '2030-01-15T09:30';
+const PARIS_INSTANT = '2030-01-15T08:30:00.000Z';
+
+describe('releases in the Studio', () => {
+  let server: StudioServer;
+  let browser: Browser;
+  let page: Page;
+
+  const studio = (path: string) => `${server.url}/studio${path}`;
+  const createNote = async (path: string, title: string) => {
+    const response = await server.request('POST', '/api/v1/content', {
+      headers: { 'x-cms-schema-hash': HASH },
+      body: { type: 'note', path, frontmatter: { title }, body: 'Hello.' },
+    });
+    expect(response.status, response.text).toBe(201);
+    return response.body.data.documentId as string;
+  };
+  const apiGet = async (path: string) => {
+    const response = await server.request('GET', path);
+    expect(response.status, response.text).toBe(200);
+    return response.body;
+  };
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startStudioServer(), launchBrowser()]);
+    await createFirstAdmin(server, SCHEMA);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' });
+    page = await context.newPage();
+    await signInAs(page, server);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('creates a release, adds a document from the editor, schedules it in a time zone and publishes it now', async () => {
+    const noteId = await createNote('notes/launch', 'Launch note');
+
+    await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Releases' }).click();
+    await page.getByRole('heading', { name: 'Releases', level: 1 }).waitFor();
+    await page.getByLabel('Title').fill('Winter launch');
+    await page.getByRole('button', { name: 'Create release' }).click();
+    await page.getByRole('heading', { name: 'Winter launch' }).waitFor();
+    expect(await page.getByText('No documents yet').isVisible()).toBe(true);
+
+    await page.goto(studio(`/content/note/${noteId}`));
+    await page.getByRole('button', { name: 'Add to release' }).click();
+    const addDialog = page.getByRole('dialog', { name: 'Add notes/launch to a release' });
+    await expect.poll(() => addDialog.getByLabel('Release', { exact: true }).inputValue()).not.toBe('__new__');
+    expect(await addDialog.getByLabel('Release', { exact: true }).locator('option:checked').textContent()).toContain(
+      'Winter launch',
+    );
+    await addDialog.getByRole('button', { name: 'Add to release' }).click();
+    await page.getByText('Added to the release “Winter launch”.').waitFor();
+    await page.getByRole('link', { name: 'Open the release' }).click();
+
+    await page.getByRole('heading', { name: 'Winter launch' }).waitFor();
+    await page.getByRole('link', { name: 'notes/launch' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'Ready' }).isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.getByLabel('Publish at').fill(PARIS_WALL_TIME);
+    await page.getByLabel('Time zone').selectOption('Europe/Paris');
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    await page.getByText('Scheduled for 15 Jan 2030').first().waitFor();
+    await page.getByText('Scheduled', { exact: true }).first().waitFor();
+    const releaseId = new URL(page.url()).pathname.split('/').pop() as string;
+    const scheduled = (await apiGet(`/api/v1/releases/${releaseId}`)).data;
+    expect(scheduled).toMatchObject({ status: 'scheduled', scheduledAt: PARIS_INSTANT, timeZone: 'Europe/Paris' });
+    expect(scheduled.items).toMatchObject([{ documentId: noteId, action: 'publish' }]);
+
+    await page.getByRole('button', { name: 'Publish now' }).click();
+    await page
+      .getByRole('dialog', { name: 'Publish “Winter launch” now?' })
+      .getByRole('button', { name: 'Publish now' })
+      .click();
+    await page.getByText('Published: every document of the release is out.').waitFor();
+    await page.getByRole('cell', { name: 'Published as version 1' }).waitFor();
+    expect((await apiGet(`/api/v1/releases/${releaseId}`)).data.status).toBe('published');
+    expect((await apiGet(`/api/v1/content/${noteId}`)).data).toMatchObject({ publishedVersion: 1 });
+    // Once out, it can be reverted, no longer scheduled.
+    expect(await page.getByRole('button', { name: 'Revert' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Schedule', exact: true }).count()).toBe(0);
+  });
+
+  it('schedules one document from the editor as a release of one', async () => {
+    const noteId = await createNote('notes/later', 'Later note');
+    await page.goto(studio(`/content/note/${noteId}`));
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule notes/later' });
+    await dialog.getByLabel('Publish at').fill(PARIS_WALL_TIME);
+    await dialog.getByLabel('Time zone').selectOption('Europe/Paris');
+    await dialog.getByRole('button', { name: 'Schedule publish' }).click();
+    await page.getByText('Scheduled to publish on 15 Jan 2030').waitFor();
+    const listed = (await apiGet('/api/v1/releases?status=scheduled')).data as Array<{ id: string; title: string }>;
+    const release = listed.find((r) => r.title === 'Publish notes/later');
+    expect(release).toBeDefined();
+    const detail = (await apiGet(`/api/v1/releases/${release?.id}`)).data;
+    expect(detail).toMatchObject({ scheduledAt: PARIS_INSTANT, timeZone: 'Europe/Paris' });
+    expect(detail.items).toMatchObject([{ documentId: noteId, action: 'publish' }]);
+  });
+});
