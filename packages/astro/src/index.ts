@@ -1,0 +1,1 @@
+export { type CmsLoaderOptions, cmsLoader, entryId, type LoadReport } from './loader.js';

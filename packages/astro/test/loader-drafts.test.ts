@@ -1,0 +1,118 @@
+/**
+ * `cmsLoader` without an Astro build (the site build is astro-site-build.test.ts): drafts need
+ * `draft: true` and a key that may read them; a build with nothing changed fetches one document;
+ * entries of a localized type are locale-prefixed. The loader context is a small stand-in for
+ * Astro's (a Map store and meta store, identity parseData, a stub renderMarkdown); the server is real.
+ */
+import type { LoaderContext } from 'astro/loaders';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocument, publishDocument, syncSchema } from '../../server/test/content/fixtures.js';
+import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+import { cmsLoader } from '../src/index.js';
+
+let t: TestServer;
+let published: { documentId: string; path: string };
+let draftOnly: { documentId: string; path: string };
+
+beforeAll(async () => {
+  t = await startTestServer();
+  await syncSchema(t);
+  published = await createDocument(t, { body: '# Live' });
+  await publishDocument(t, published.documentId);
+  draftOnly = await createDocument(t, { body: 'draft *only*' });
+}, 180_000);
+afterAll(() => t.close());
+
+interface Entry {
+  id: string;
+  data: Record<string, unknown>;
+  body?: string;
+  digest?: string | number;
+  rendered?: { html: string };
+}
+
+function context() {
+  const entries = new Map<string, Entry>();
+  const meta = new Map<string, string>();
+  const logs: string[] = [];
+  const ctx = {
+    collection: 'posts',
+    store: {
+      get: (id: string) => entries.get(id),
+      set: (entry: Entry) => {
+        entries.set(entry.id, entry);
+        return true;
+      },
+      keys: () => [...entries.keys()],
+      delete: (id: string) => void entries.delete(id),
+    },
+    meta: {
+      get: (key: string) => meta.get(key),
+      set: (key: string, value: string) => void meta.set(key, value),
+      has: (key: string) => meta.has(key),
+      delete: (key: string) => void meta.delete(key),
+    },
+    logger: { info: (line: string) => void logs.push(line) },
+    parseData: async ({ data }: { data: Record<string, unknown> }) => data,
+    renderMarkdown: async (body: string) => ({ html: `<rendered>${body}</rendered>` }),
+    generateDigest: (data: unknown) => JSON.stringify(data),
+  };
+  return { ctx: ctx as unknown as LoaderContext, entries, logs };
+}
+
+const options = (apiKey: string, extra: Partial<Parameters<typeof cmsLoader>[0]> = {}) => ({
+  type: 'post',
+  serverUrl: t.url,
+  apiKey,
+  project: 'default',
+  environment: 'production',
+  ...extra,
+});
+
+describe('cmsLoader', () => {
+  it('loads published documents with their data, body and rendered HTML; a second run fetches one', async () => {
+    const site = await t.createKey({ scopes: ['content:read'] });
+    const { ctx, entries, logs } = context();
+    const loader = cmsLoader(options(site));
+    await loader.load(ctx);
+    expect([...entries.keys()]).toEqual([published.path]);
+    const entry = entries.get(published.path) as Entry;
+    expect(entry.data).toMatchObject({ title: 'Hello world', documentId: published.documentId, version: 1 });
+    expect(entry.data.locale).toBeTypeOf('string');
+    expect(entry.data.updatedAt).toBeTypeOf('string');
+    expect(entry.body).toBe('# Live');
+    expect(entry.rendered?.html).toBe('<rendered># Live</rendered>');
+    await loader.load(ctx);
+    expect(loader.lastReport).toEqual({ mode: 'unchanged', fetched: 1, changed: 0, total: 1 });
+    expect(logs.at(-1)).toBe('post: unchanged load, 1 document(s) fetched, 0 changed, 1 in all');
+  });
+
+  it('reads drafts with draft: true and a key holding content:read:draft; refuses a key without it', async () => {
+    const reader = await t.createKey({ scopes: ['content:read'] });
+    await expect(cmsLoader(options(reader, { draft: true })).load(context().ctx)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    const previewer = await t.createKey({ scopes: ['content:read', 'content:read:draft'] });
+    const { ctx, entries } = context();
+    await cmsLoader(options(previewer, { draft: true })).load(ctx);
+    expect([...entries.keys()].sort()).toEqual([published.path, draftOnly.path].sort());
+    expect(entries.get(draftOnly.path)?.body).toBe('draft *only*');
+  });
+
+  it('renders with data-cms-source on blocks when asked (sourceLines), for click-to-edit', async () => {
+    const site = await t.createKey({ scopes: ['content:read'] });
+    const { ctx, entries } = context();
+    await cmsLoader(options(site, { sourceLines: true })).load(ctx);
+    expect(entries.get(published.path)?.rendered?.html).toBe('<h1 data-cms-source="1">Live</h1>');
+  });
+
+  it('says which setting is missing when there is no server address', async () => {
+    const saved = process.env.CMS_SERVER_URL;
+    delete process.env.CMS_SERVER_URL;
+    try {
+      await expect(cmsLoader({ type: 'post' }).load(context().ctx)).rejects.toThrow(/CMS_SERVER_URL/);
+    } finally {
+      if (saved !== undefined) process.env.CMS_SERVER_URL = saved;
+    }
+  });
+});
