@@ -1,20 +1,15 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-
-const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+import { workspaceAliases } from './vitest.aliases.ts';
 
 export default defineConfig({
-  resolve: {
-    alias: [
-      { find: /^@cms\/core$/, replacement: source('./packages/core/src/index.ts') },
-      { find: /^@cms\/core\/route-table$/, replacement: source('./packages/core/src/wire/route-table.ts') },
-      { find: /^@cms\/sdk$/, replacement: source('./packages/sdk/src/index.ts') },
-    ],
-  },
+  resolve: { alias: workspaceAliases },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['packages/server/test/support/global-setup.ts'],
     pool: 'forks',
+    // Two files at a time on CI's 2 cores: much of a file's time is spent waiting on a child process
+    // (the cms binary, a server, a build) or on the database, and one worker left a core idle then.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { workspaceAliases } from './vitest.aliases.ts';
 
 /**
  * The reliability suite (`npm run test:reliability`, docs/reliability.md): fuzzing from the OpenAPI
@@ -7,9 +7,7 @@ import { defineConfig } from 'vitest/config';
  * Kept out of `npm test`; CI runs it on both engines.
  */
 export default defineConfig({
-  resolve: {
-    alias: { '@cms/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) },
-  },
+  resolve: { alias: workspaceAliases },
   test: {
     include: ['packages/server/test/reliability/**/*.reliability.ts'],
     globalSetup: ['packages/server/test/support/global-setup.ts'],

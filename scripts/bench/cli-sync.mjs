@@ -12,17 +12,12 @@
  * BENCH_CLI_NODE_ARGS (Node flags for the CLI process alone, e.g. `--cpu-prof --cpu-prof-dir=<dir>`).
  * Needs `npm run build` and `npx tsc -b packages/cli` first. Prints one JSON line with the timings.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createBenchDatabase, disposeAll, probePostgres } from './databases.mjs';
-import { startCms, stopAll } from './processes.mjs';
-import { ENVIRONMENT, PROJECT, seedDatabase } from './seed.mjs';
+import { failBench, runCms, startCliBench } from './cli-bench-server.mjs';
 
-const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 const docs = Number(process.env.BENCH_CLI_DOCS ?? 10_000);
 const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const concurrency = process.env.BENCH_CLI_CONCURRENCY ?? '16';
@@ -31,27 +26,7 @@ const nodeArgs = (process.env.BENCH_CLI_NODE_ARGS ?? '').split(' ').filter(Boole
 const log = (message) => process.stderr.write(`[cli-bench] ${message}\n`);
 
 /** Runs the CLI and returns its exit code, parsed JSON and wall time. */
-function cms(args, cwd, env) {
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    execFile(
-      process.execPath,
-      [...nodeArgs, BIN, ...args, '--json', '--concurrency', concurrency],
-      { cwd, env, maxBuffer: 1 << 28 },
-      (error, stdout, stderr) => {
-        const ms = Math.round(performance.now() - started);
-        let json;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          fail(new Error(`cms ${args.join(' ')} printed no JSON (exit ${error?.code}): ${stderr.slice(-2000)}`));
-          return;
-        }
-        done({ code: error ? error.code : 0, json, ms });
-      },
-    );
-  });
-}
+const cms = (args, cwd, env) => runCms(args, cwd, env, { nodeArgs, extraArgs: ['--concurrency', concurrency] });
 
 /** CPU time (user + system, ms) a process has used so far, from /proc; null where there is none. */
 function cpuMs(pid) {
@@ -80,33 +55,18 @@ async function listFiles(dir) {
 }
 
 async function main() {
-  let engine = process.env.BENCH_CLI_ENGINE ?? 'postgres';
-  if (engine === 'postgres') {
-    const probe = await probePostgres(adminUrl);
-    if (!probe.version) {
-      log(`PostgreSQL does not answer (${probe.reason}): using PGlite`);
-      engine = 'pglite';
-    }
-  }
-  const database = await createBenchDatabase(engine, { adminUrl, poolMax: Number(process.env.BENCH_POOL_MAX ?? 10) });
-  const db = await database.open();
-  const seed = await seedDatabase(db, { posts: docs, updatePoolSize: 1 });
-  await db.close();
-  log(`${engine}: seeded ${docs} posts and 300 authors in ${seed.seedMs} ms`);
-  const server = await startCms(database, {
-    logLevel: 'warn',
-    nodeOptions: [],
-    logFile: join(database.dataDir, 'server.log'),
+  const started = performance.now();
+  const bench = await startCliBench({
+    posts: docs,
+    engine: process.env.BENCH_CLI_ENGINE ?? 'postgres',
+    adminUrl,
+    poolMax: Number(process.env.BENCH_POOL_MAX ?? 10),
+    log,
   });
-  const dir = await mkdtemp(join(tmpdir(), 'cms-cli-bench-'));
-  const env = {
-    ...process.env,
-    CMS_SERVER_URL: server.url,
-    CMS_API_KEY: seed.apiKey,
-    CMS_PROJECT: PROJECT,
-    CMS_ENVIRONMENT: ENVIRONMENT,
-    CMS_NO_KEYRING: '1',
-  };
+  const { engine, dir, env, server } = bench;
+  log(
+    `${engine}: seeded ${docs} posts and 300 authors, server started, in ${Math.round(performance.now() - started)} ms`,
+  );
   try {
     const pull = await step(server, () => cms(['pull'], dir, env));
     if (pull.code !== 0) throw new Error(`pull failed: ${JSON.stringify(pull.json).slice(0, 500)}`);
@@ -146,15 +106,8 @@ async function main() {
       `${JSON.stringify({ engine, posts: docs, documents: files.length, concurrency: Number(concurrency), pullMs: pull.ms, noopPushMs: noop.ms, pushMs: push.ms, pullServerCpuMs: pull.serverCpuMs, pushServerCpuMs: push.serverCpuMs, loadAverage: loadavg().map((l) => Number(l.toFixed(1))), updated: posts.length, repullMs: repull.ms, ...(Object.keys(compare).length ? { pushMsByBatchSize: compare } : {}) })}\n`,
     );
   } finally {
-    await rm(dir, { recursive: true, force: true });
-    await server.stop();
-    await database.dispose();
+    await bench.dispose();
   }
 }
 
-main().catch(async (error) => {
-  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  await stopAll();
-  await disposeAll();
-  process.exit(1);
-});
+main().catch((error) => failBench(log, error));

@@ -134,6 +134,15 @@ export function benchSchema() {
   };
 }
 
+/**
+ * A body of BODY_WORD_COUNT words from the array $6, picked by a hash of (post, position) so every run
+ * writes the same text; the cube skews the pick toward the first words (word 1 is in nearly every post).
+ */
+const BODY_WORD_COUNT = 150;
+const WORDS_BODY = `(select string_agg(($6::text[])[1 + floor(array_length($6::text[], 1)
+  * power((abs(hashtext(i || ':' || j)) % 1000000) / 1000000.0, 3))::int], ' ')
+  from generate_series(1, ${BODY_WORD_COUNT}) as j)`;
+
 const DOCUMENT_INSERT_COLUMNS = `id, project_id, environment_id, translation_group_id, type, path, locale, format,
   draft_frontmatter, draft_body, draft_revision, version, published_version, published_frontmatter, published_body,
   published_at, has_unpublished_changes, created_by, updated_by, created_at, updated_at`;
@@ -141,7 +150,9 @@ const DOCUMENT_INSERT_COLUMNS = `id, project_id, environment_id, translation_gro
 /**
  * Seeds `db` (an open `Db` from the server's storage modules) and returns what the benchmark needs.
  * @param {import('../../packages/server/dist/storage/db.js').Db} db
- * @param {{ posts: number, updatePoolSize: number }} options
+ * @param {{ posts: number, updatePoolSize: number, bodyWords?: string[] }} options `bodyWords`: bodies of
+ *   words drawn from this list instead of one repeated sentence (the search row), skewed so the first
+ *   words are in nearly every post and the last in few
  * @returns {Promise<SeedResult>}
  */
 export async function seedDatabase(db, options) {
@@ -208,9 +219,9 @@ export async function seedDatabase(db, options) {
            'author', a.ids[1 + i % array_length(a.ids, 1)],
            'tags', jsonb_build_array('tag-' || i % 10, 'tag-' || i % 7)
          ) as fm,
-         '# Post number ' || i || E'\n\n' || repeat('Lorem ipsum dolor sit amet, consectetur. ', $6::int) as body,
+         '# Post number ' || i || E'\n\n' || ${options.bodyWords ? WORDS_BODY : `repeat('Lorem ipsum dolor sit amet, consectetur. ', $6::int)`} as body,
          now() - make_interval(secs => i) as ts) x`,
-    [projectId, environmentId, DEFAULT_LOCALE, apiKeyId, options.posts, BODY_REPEAT],
+    [projectId, environmentId, DEFAULT_LOCALE, apiKeyId, options.posts, options.bodyWords ?? BODY_REPEAT],
   );
   await db.query(
     `insert into document_versions (document_id, version, project_id, environment_id, frontmatter, body, published_at, published_by)

@@ -1,0 +1,220 @@
+/**
+ * The compressed-read rows of `npm run bench`: a cached published item GET and a cached list of 20, both
+ * with `Accept-Encoding: br, gzip`, against a bare `node:http` server (its own process) that writes the
+ * very bytes and headers the CMS answered, from memory: the ceiling of sending compressed JSON.
+ * The machine's background load drifts within seconds, so the two are measured in alternating rounds
+ * (ceiling, CMS, ceiling, CMS, ...) and the row reports the median of the per-round ratios.
+ * BENCH_COMPRESSED: `on` (default), `only` (these rows alone), `off`. BENCH_COMPRESSED_ROUNDS (default 6),
+ * BENCH_COMPRESSED_SECONDS per measurement (default 3), BENCH_COMPRESSED_CONNECTIONS (default 10),
+ * BENCH_COMPRESSED_ACCEPT (default `br, gzip`; `identity` measures the same rows uncompressed).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { freePort } from './processes.mjs';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAIN = join(ROOT, 'packages/server/dist/main.js');
+
+/** @param {NodeJS.ProcessEnv} env */
+export function compressedMode(env = process.env) {
+  const mode = env.BENCH_COMPRESSED || 'on';
+  if (!['on', 'only', 'off'].includes(mode)) throw new Error(`BENCH_COMPRESSED must be on, only or off, got "${mode}"`);
+  return /** @type {'on' | 'only' | 'off'} */ (mode);
+}
+
+/** Starts a process and resolves with it once a stdout JSON line passes `ready`. */
+function startProcess(args, env, ready) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let pending = '';
+    const lines = [];
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
+    child.stdout.on('data', (chunk) => {
+      pending += chunk;
+      const parts = pending.split('\n');
+      pending = parts.pop() ?? '';
+      for (const part of parts) {
+        if (!part.startsWith('{')) continue;
+        const line = JSON.parse(part);
+        lines.push(line);
+        if (ready(line, lines)) resolve({ child, lines });
+      }
+    });
+    child.stderr.resume();
+  });
+}
+
+/** The bare server: one JSON argument { path: { headers, body (base64) } }, answers from memory. */
+const CEILING_SOURCE = `
+const http = require('node:http');
+const answers = JSON.parse(process.env.CEILING_ANSWERS);
+for (const answer of Object.values(answers)) answer.body = Buffer.from(answer.body, 'base64');
+const server = http.createServer((req, res) => {
+  const answer = answers[req.url];
+  if (!answer) { res.writeHead(404); res.end(); return; }
+  res.writeHead(200, answer.headers);
+  res.end(answer.body);
+});
+server.listen(Number(process.env.CEILING_PORT), '127.0.0.1', () => console.log(JSON.stringify({ event: 'ready' })));
+`;
+
+async function rps(url, headers, seconds, connections) {
+  const result = await autocannon({ url, headers, duration: seconds, connections });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Seeds 20 published posts in a fresh embedded CMS, then measures both rows. */
+export async function runCompressedReads(env = process.env) {
+  const rounds = Number(env.BENCH_COMPRESSED_ROUNDS || 6);
+  const seconds = Number(env.BENCH_COMPRESSED_SECONDS || 3);
+  const connections = Number(env.BENCH_COMPRESSED_CONNECTIONS || 10);
+  const accept = env.BENCH_COMPRESSED_ACCEPT || 'br, gzip';
+  const dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-compressed-'));
+  const port = await freePort();
+  const ceilingPort = await freePort();
+  const processes = [];
+  try {
+    const cms = await startProcess(
+      [MAIN],
+      { PORT: String(port), CMS_DATA_DIR: dataDir, LOG_FORMAT: 'json', LOG_LEVEL: 'info', NODE_ENV: 'development' },
+      (line) => line.msg === 'server listening',
+    );
+    processes.push(cms.child);
+    const key = cms.lines.find((line) => line.devKey)?.devKey;
+    if (!key) throw new Error('the CMS printed no development key');
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const headers = {
+      authorization: `Bearer ${key}`,
+      'x-cms-project': 'default',
+      'x-cms-environment': 'production',
+      'content-type': 'application/json',
+    };
+    const schema = JSON.parse(await readFile(join(ROOT, 'examples/quick-start/schema.json'), 'utf8'));
+    await fetch(`${base}/schema/sync`, { method: 'PUT', headers, body: JSON.stringify(schema) });
+    // Varied prose (a fixed pseudo-random walk over a vocabulary), so the bodies compress like real text
+    // (about 3-4x) rather than like one sentence repeated.
+    const words = (
+      'the a of to and in is it for on with as was at by an be this that from or have not are but ' +
+      'content editor document publish schema field reference locale media webhook environment draft ' +
+      'version release search index query server cache request response header browser build site page ' +
+      'markdown frontmatter title slug author tag image link table list code block paragraph section'
+    ).split(' ');
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed;
+    };
+    const prose = (count) => Array.from({ length: count }, () => words[next() % words.length]).join(' ');
+    let itemId = '';
+    for (let n = 0; n < 20; n += 1) {
+      const created = await fetch(`${base}/content`, {
+        method: 'POST',
+        headers: { ...headers, 'x-cms-schema-hash': schema.schemaHash },
+        body: JSON.stringify({
+          type: 'post',
+          path: `posts/compressed-${n}`,
+          frontmatter: { title: `Compressed post ${n}`, slug: `compressed-${n}`, tags: ['bench'] },
+          body: `# Post ${n}\n\n${prose(500)}.`,
+        }),
+      });
+      const id = (await created.json()).data.documentId;
+      await fetch(`${base}/content/${id}/publish`, { method: 'POST', headers, body: '{}' });
+      itemId ||= id;
+    }
+    const paths = { item: `/api/v1/content/${itemId}`, list: '/api/v1/content?type=post&limit=20' };
+    const readHeaders = { ...headers, 'accept-encoding': accept };
+    delete readHeaders['content-type'];
+    /** @type {Record<string, { headers: Record<string, string>, body: string, bytes: number, encoding: string }>} */
+    const answers = {};
+    for (const [name, path] of Object.entries(paths)) {
+      // Twice: the second answer comes from the read cache.
+      await rawGet(`http://127.0.0.1:${port}${path}`, readHeaders);
+      const raw = await rawGet(`http://127.0.0.1:${port}${path}`, readHeaders);
+      const keep = ['content-type', 'content-encoding', 'vary', 'etag', 'cache-control'];
+      answers[path] = {
+        headers: Object.fromEntries(keep.filter((h) => raw.headers[h]).map((h) => [h, String(raw.headers[h])])),
+        body: raw.body.toString('base64'),
+        bytes: raw.body.byteLength,
+        encoding: String(raw.headers['content-encoding'] ?? 'none'),
+        name,
+      };
+    }
+    const ceiling = await startProcess(
+      ['-e', CEILING_SOURCE],
+      { CEILING_PORT: String(ceilingPort), CEILING_ANSWERS: JSON.stringify(answers) },
+      (line) => line.event === 'ready',
+    );
+    processes.push(ceiling.child);
+    const rows = [];
+    for (const [name, path] of Object.entries(paths)) {
+      const ratios = [];
+      const cmsRps = [];
+      const ceilingRps = [];
+      // One unmeasured round each, so both are warm.
+      await rps(`http://127.0.0.1:${ceilingPort}${path}`, readHeaders, 1, connections);
+      await rps(`http://127.0.0.1:${port}${path}`, readHeaders, 2, connections);
+      for (let round = 0; round < rounds; round += 1) {
+        const top = await rps(`http://127.0.0.1:${ceilingPort}${path}`, readHeaders, seconds, connections);
+        const got = await rps(`http://127.0.0.1:${port}${path}`, readHeaders, seconds, connections);
+        ceilingRps.push(top);
+        cmsRps.push(got);
+        ratios.push(got / top);
+      }
+      rows.push({
+        name,
+        encoding: answers[path].encoding,
+        bytes: answers[path].bytes,
+        cmsRps: Math.round(median(cmsRps)),
+        ceilingRps: Math.round(median(ceilingRps)),
+        medianRatio: median(ratios),
+        ratios: ratios.map((r) => Math.round(r * 100)),
+      });
+    }
+    return { accept, rounds, seconds, connections, rows };
+  } finally {
+    for (const child of processes) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A GET with node:http, the body as sent (fetch would decode it). */
+async function rawGet(url, headers) {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** @param {Awaited<ReturnType<typeof runCompressedReads>>} result */
+export function renderCompressedReads(result) {
+  return [
+    `### Compressed cached reads vs a bare node:http server sending the same bytes (\`Accept-Encoding: ${result.accept}\`, ${result.connections} connections, ${result.rounds} alternating rounds of ${result.seconds} s)`,
+    '',
+    '| read | encoding | bytes | CMS req/s (median) | bare node:http req/s (median) | median of ratios | ratios per round (%) | target |',
+    '|---|---|---|---|---|---|---|---|',
+    ...result.rows.map(
+      (row) =>
+        `| ${row.name === 'item' ? 'item GET' : 'list of 20'} | ${row.encoding} | ${row.bytes} | ${row.cmsRps} | ${row.ceilingRps} | ${Math.round(row.medianRatio * 100)}% | ${row.ratios.join(', ')} | ${row.name === 'item' ? '60%' : '80%'} |`,
+    ),
+    '',
+  ].join('\n');
+}
