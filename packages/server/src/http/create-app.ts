@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { CmsError } from '@cms/core';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
@@ -138,12 +140,22 @@ function registerEmptyJsonBody(app: FastifyInstance): void {
  * any access step or handler runs, so a load balancer retries it elsewhere. Answers say
  * `Connection: close`, so keep-alive sockets end with their last response instead of holding the
  * close open until the keep-alive timeout. A response whose headers went out before shutdown began
- * (a file still streaming) ends its socket when it finishes.
+ * (a file still streaming) ends its socket when it finishes. A connection that never sent a request is
+ * closed at once.
  */
 function registerConnectionDrain(app: FastifyInstance): void {
   let closing = false;
+  // Node closes idle keep-alive connections on close, but not one that never sent a request (an HTTP
+  // client's spare connection): that one would hold the close open until the headers timeout.
+  const unused = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  app.server.on('request', (request: IncomingMessage) => unused.delete(request.socket));
   app.addHook('preClose', async () => {
     closing = true;
+    for (const socket of unused) socket.destroy();
   });
   // Registered before the access hooks (registerAccessHooks runs after createApp), so it runs first.
   app.addHook('onRequest', (_request, _reply, done) => {

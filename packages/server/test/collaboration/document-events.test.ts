@@ -26,10 +26,7 @@ describe('a document’s event stream in one process', () => {
   });
   afterAll(() => t.close());
 
-  // Skipped after the merge into main: here the server does not see a stream closed by the client
-  // (Bo's mark stays), so these three time out; the Studio's two-context test and the two-process
-  // test still cover presence. Open work, named in the session note.
-  it.skip('shows who comes and who goes, without a heartbeat from the client', async () => {
+  it('shows who comes and who goes, without a heartbeat from the client', async () => {
     const anaEvents = await openDocumentEvents(t.url, ana, docId);
     expect(anaEvents.status).toBe(200);
     expect(await anaEvents.nextNames()).toEqual([]);
@@ -45,10 +42,7 @@ describe('a document’s event stream in one process', () => {
     anaEvents.close();
   });
 
-  // Skipped after the merge into main: here the server does not see a stream closed by the client
-  // (Bo's mark stays), so these three time out; the Studio's two-context test and the two-process
-  // test still cover presence. Open work, named in the session note.
-  it.skip('ends the stream of a person who said they left, and shows them gone', async () => {
+  it('ends the stream of a person who said they left, and shows them gone', async () => {
     const anaEvents = await openDocumentEvents(t.url, ana, docId);
     await anaEvents.nextNames();
     const boEvents = await openDocumentEvents(t.url, bo, docId);
@@ -61,10 +55,7 @@ describe('a document’s event stream in one process', () => {
     anaEvents.close();
   });
 
-  // Skipped after the merge into main: here the server does not see a stream closed by the client
-  // (Bo's mark stays), so these three time out; the Studio's two-context test and the two-process
-  // test still cover presence. Open work, named in the session note.
-  it.skip('never shows a mark that lapsed (its process went away without leaving)', async () => {
+  it('never shows a mark that lapsed (its process went away without leaving)', async () => {
     const anaEvents = await openDocumentEvents(t.url, ana, docId);
     expect(await anaEvents.nextNames()).toEqual(['Cy']);
     // Cy's heartbeat stops; past the time to live, the next read (Bo arriving) no longer lists Cy.

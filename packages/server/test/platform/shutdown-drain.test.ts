@@ -101,3 +101,21 @@ describe('requests that arrive while the server is closing', () => {
     }
   });
 });
+
+describe('a connection that never sent a request', () => {
+  it('is closed by the shutdown instead of holding it open (Node leaves such connections alone)', async () => {
+    const spare = await startTestServer();
+    const { port } = new URL(spare.url);
+    // An HTTP client's spare connection, or a load balancer's warm one: open, and silent.
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const closedByServer = new Promise((resolve) => socket.once('close', resolve));
+    try {
+      await spare.close();
+      await closedByServer;
+      expect(socket.destroyed).toBe(true);
+    } finally {
+      socket.destroy();
+    }
+  });
+});

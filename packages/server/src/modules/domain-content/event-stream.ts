@@ -63,11 +63,21 @@ export function replyWithEventStream(
   };
   body.once('end', close);
   body.once('close', close);
+  const socket = reply.request.raw.socket;
   const gone = () => {
+    socket?.off('end', hungUp);
     close();
     body.destroy();
   };
+  // The server keeps half-closed connections open to answer them (http/create-app.ts), so a client
+  // that hangs up shows only as the end of what it sends, not as a closed response. No event-stream
+  // reader half-closes and stays: the end of its side is its leaving, and its connection is closed.
+  const hungUp = () => {
+    gone();
+    socket?.destroy();
+  };
   reply.raw.once('close', gone);
+  socket?.once('end', hungUp);
   const sent = reply
     .code(200)
     .header('content-type', 'text/event-stream; charset=utf-8')
@@ -76,6 +86,6 @@ export function replyWithEventStream(
     .send(body);
   // The client may have gone while the stream was being opened (an editor closed at once): its 'close'
   // came before anyone listened, and the stream would otherwise stay open, renewing a mark for nobody.
-  if (reply.raw.destroyed || !reply.raw.socket || reply.raw.socket.destroyed) gone();
+  if (reply.raw.destroyed || !socket || socket.destroyed || socket.readableEnded) hungUp();
   return sent;
 }
