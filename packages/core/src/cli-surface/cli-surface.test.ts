@@ -59,5 +59,18 @@ describe('module command-line surfaces', () => {
       'previewUrl: (not set)',
       'previewUrls: {"post":"x"}',
     ]);
+    const content = FIRST_PARTY_CLI.find((surface) => surface.moduleId === 'domain.content');
+    const get = content?.aliases.find((a) => a.command === 'content get');
+    expect(
+      get?.format?.({ documentId: 'd1', type: 'post', path: 'hello', locale: 'en', frontmatter: { title: 'Hi' } }),
+    ).toEqual(['post hello (en)  id d1', '  title: "Hi"']);
+    const search = content?.aliases.find((a) => a.command === 'content search');
+    expect(
+      search?.format?.([
+        { type: 'post', path: 'hello', title: 'Hi', snippet: 'say «hello»' },
+        { type: 'page', path: 'about', title: null, snippet: 'all «about» it' },
+      ]),
+    ).toEqual(['post:hello  Hi', '  say «hello»', 'page:about', '  all «about» it']);
+    expect(search?.format?.([])).toEqual(['No matches.']);
   });
 });

@@ -19,16 +19,19 @@ export const formatDocuments: CliFormatter = (data) => {
 export const formatDocument: CliFormatter = (data) => {
   const doc = (data ?? {}) as Row;
   return [
-    `${String(doc.type)} ${String(doc.path)}${doc.locale ? ` (${String(doc.locale)})` : ''}  id ${String(doc.id)}`,
+    `${String(doc.type)} ${String(doc.path)}${doc.locale ? ` (${String(doc.locale)})` : ''}  id ${String(doc.documentId)}`,
     ...Object.entries((doc.frontmatter ?? {}) as Row).map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`),
   ];
 };
 
-/** One line per hit: type, path and the snippet (matches between « »). */
+/** Two lines per hit: type, path and title (when it has one), then the snippet (matches between « »). */
 export const formatSearch: CliFormatter = (data) => {
   const list = rows(data);
   if (list.length === 0) return ['No matches.'];
-  return list.map((hit) => `${String(hit.type)}:${String(hit.path)}  ${String(hit.snippet ?? '')}`);
+  return list.flatMap((hit) => [
+    `${String(hit.type)}:${String(hit.path)}${typeof hit.title === 'string' ? `  ${hit.title}` : ''}`,
+    `  ${String(hit.snippet ?? '')}`,
+  ]);
 };
 
 /** One line per file: size, type and address. */

@@ -5,7 +5,7 @@
 import { type Static, Type } from 'typebox';
 import { DEFAULT_PAGE_SIZE, LocaleHeadersSchema, MAX_PAGE_SIZE } from './content.routes.js';
 import { defineRoute } from './define-route.js';
-import { LimitQuery, MAX_LOCALE_LENGTH, OffsetQuery, Uuid, WithDefault } from './shapes.js';
+import { LimitQuery, MAX_LOCALE_LENGTH, Nullable, OffsetQuery, Uuid, WithDefault } from './shapes.js';
 
 /** Longest search query, in characters. */
 export const MAX_SEARCH_QUERY_LENGTH = 200;
@@ -34,12 +34,25 @@ export const SearchQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** One search hit; `snippet` is plain text with matches between `«` and `»`. */
+/**
+ * The frontmatter fields that name a document in lists, in this order: the first that holds a
+ * non-blank string is its title (a search hit's `title`; the Studio's lists and pickers).
+ */
+export const DOCUMENT_TITLE_KEYS = ['title', 'name', 'label', 'heading'] as const;
+
+/**
+ * One search hit; `snippet` is plain text with matches between `«` and `»`. `title` (see
+ * DOCUMENT_TITLE_KEYS, null when none is set), `publishedVersion` and `hasUnpublishedChanges` are the
+ * document's, as on `GET /content`, so a list or picker shows a hit without reading its document.
+ */
 export const SearchHitSchema = Type.Object({
   documentId: Uuid,
   type: Type.String(),
   path: Type.String(),
   locale: Type.String(),
+  title: Nullable(Type.String()),
+  publishedVersion: Nullable(Type.Integer()),
+  hasUnpublishedChanges: Type.Boolean(),
   snippet: Type.String(),
   score: Type.Number(),
 });

@@ -68,6 +68,10 @@ beforeAll(async () => {
       published: { frontmatter: { name: 'Kiwi' }, body: 'kiwi' },
     })),
   );
+  // A document with no title-like field.
+  await seedDocuments(t.db, [
+    { type: 'category', path: 'categories/untitled', published: { frontmatter: {}, body: 'platypus' } },
+  ]);
   // Documents of a type no longer in the schema are not searched.
   await seedDocuments(t.db, [{ type: 'gone', path: 'gone/zebra', published: { frontmatter: { title: 'Zebra' } } }]);
 });
@@ -78,6 +82,9 @@ interface Hit {
   type: string;
   path: string;
   locale: string;
+  title: string | null;
+  publishedVersion: number | null;
+  hasUnpublishedChanges: boolean;
   snippet: string;
   score: number;
 }
@@ -109,11 +116,34 @@ describe('GET /search: ranking and answer', () => {
         type: 'post',
         path: 'posts/savanna',
         locale: 'en',
+        title: 'Savanna',
+        publishedVersion: expect.any(Number),
+        hasUnpublishedChanges: false,
         snippet: expect.stringContaining('lonely zebra «grazes»'),
         score: expect.any(Number),
       },
     ]);
     expect(data[0]?.snippet).not.toMatch(/[<>]/);
+  });
+
+  it('names each hit by its title on the side searched, and gives its status, as GET /content does', async () => {
+    expect((await search('q=wombat')).data).toMatchObject([
+      {
+        documentId: ids.changed,
+        title: 'Stale wombat',
+        publishedVersion: expect.any(Number),
+        hasUnpublishedChanges: true,
+      },
+    ]);
+    expect((await search('q=quokka&draft=true')).data).toMatchObject([
+      { documentId: ids.changed, title: 'Fresh quokka', hasUnpublishedChanges: true },
+    ]);
+    expect((await search('q=withdrawn&draft=true')).data).toMatchObject([
+      { documentId: ids.unpublished, title: 'Zebra withdrawn', publishedVersion: null },
+    ]);
+    // A type without a `title` field is named by `name` (DOCUMENT_TITLE_KEYS); none at all is null.
+    expect((await search('q=zed&type=author')).data).toMatchObject([{ documentId: ids.author, title: 'Zebra Zed' }]);
+    expect((await search('q=platypus')).data).toMatchObject([{ path: 'categories/untitled', title: null }]);
   });
 
   it('searches every type of the schema by default, case-insensitively, best first', async () => {

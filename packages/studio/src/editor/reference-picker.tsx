@@ -56,18 +56,13 @@ export function ReferencePicker(props: {
         if (term.trim()) {
           // The server matches the last word as a prefix, so results come as the person types.
           const page = await content.search(target, term.trim(), { type: props.targetType, limit: PAGE, offset });
-          // A hit names its path only: its title and status come with its document (one page, in parallel).
-          const found = await Promise.all(
-            page.data.map(async (hit) => {
-              const doc = await content.get(target, hit.documentId).catch(() => null);
-              return {
-                documentId: hit.documentId,
-                title: doc ? titleOf(doc) : hit.path,
-                path: hit.path,
-                status: doc ? statusOf(doc) : '',
-              };
-            }),
-          );
+          // A hit carries its title and status: no document is read for it.
+          const found = page.data.map((hit) => ({
+            documentId: hit.documentId,
+            title: hit.title ?? hit.path,
+            path: hit.path,
+            status: statusOf(hit),
+          }));
           if (!current()) return;
           setOptions((before) => (offset === 0 ? found : [...before, ...found]));
           setTotal(page.pagination.total);

@@ -1,3 +1,4 @@
+import { DOCUMENT_TITLE_KEYS } from '@cms/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { type CmsError, type ContentDocument, content, DEFAULT_LOCALE, type ListQuery } from '../api/index.js';
@@ -16,7 +17,7 @@ import { titleOf } from './document-title.js';
 
 const PAGE_SIZES = [20, 50, 100] as const;
 const SCALAR_KINDS = new Set(['string', 'number', 'boolean', 'date', 'enum']);
-const TITLE_KEYS = new Set(['title', 'name', 'label', 'heading']);
+const TITLE_KEYS = new Set<string>(DOCUMENT_TITLE_KEYS);
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
 

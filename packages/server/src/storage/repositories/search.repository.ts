@@ -6,6 +6,7 @@
  * Migrations 0009 and 0016 name this file by its former name, `document-search.repository.ts`
  * (landed migrations are never edited). The last word of a query is matched as a prefix (search as you type).
  */
+import { DOCUMENT_TITLE_KEYS, type SearchHit } from '@cms/core';
 import type { Queryable } from '../db.js';
 import type { Scope } from './document-row.js';
 
@@ -59,14 +60,16 @@ export interface SearchFilter {
   headlineOptions: string;
 }
 
-/** One hit; `score` is `ts_rank`, higher is better. */
-export interface SearchHitRow {
-  documentId: string;
-  type: string;
-  path: string;
-  locale: string;
-  snippet: string;
-  score: number;
+/**
+ * The first of DOCUMENT_TITLE_KEYS that holds a non-blank string in `frontmatter`, else null: what a
+ * list calls the document.
+ */
+function titleOf(frontmatter: string): string {
+  const choices = DOCUMENT_TITLE_KEYS.map(
+    (key) =>
+      `case when jsonb_typeof(${frontmatter} -> '${key}') = 'string' and btrim(${frontmatter} ->> '${key}') <> '' then ${frontmatter} ->> '${key}' end`,
+  );
+  return `coalesce(${choices.join(', ')})`;
 }
 
 /** How many candidates a search ranks (docs/api.md "Search", docs/benchmarks.md "Search at scale"). */
@@ -79,7 +82,7 @@ export interface SearchBounds {
 
 /** A page of hits and the number of hits that can be paged through. */
 export interface SearchPage {
-  hits: SearchHitRow[];
+  hits: SearchHit[];
   /** Hits ranked: every match when `capped` is false, else the bounded candidate set. */
   total: number;
   /** More documents matched than were ranked: `total` counts the candidates only. */
@@ -121,7 +124,7 @@ export async function searchDocuments(
          ${filter.draft ? '' : 'and d.published_version is not null'}
          and d.type = any($4::text[])
          and ($5::text[] is null or d.locale = any($5::text[]))`;
-  const result = await db.query<SearchHitRow & { total: number; capped: boolean }>(
+  const result = await db.query<SearchHit & { total: number; capped: boolean }>(
     `with found as materialized (
        select d.id, ts_rank(${vector}, ${QUERY}) as score from documents d where ${live} and ${vector} @@ ${QUERY}
        limit $9
@@ -133,7 +136,9 @@ export async function searchDocuments(
      ),
      ranked as materialized (select id, score from found union select id, score from titled),
      page as (select r.id, r.score from ranked r order by r.score desc, r.id limit $6 offset $7)
-     select t.total, t.capped, d.id as "documentId", d.type, d.path, d.locale, p.score,
+     select t.total, t.capped, d.id as "documentId", d.type, d.path, d.locale,
+       ${titleOf(filter.draft ? 'd.draft_frontmatter' : 'd.published_frontmatter')} as title,
+       d.published_version as "publishedVersion", d.has_unpublished_changes as "hasUnpublishedChanges", p.score,
        btrim(regexp_replace(ts_headline('simple'::regconfig, ${source}, ${QUERY}, $8), '\\s+', ' ', 'g')) as snippet
      from (select (select count(*)::int from ranked) as total, (select count(*) from found) >= $9 as capped) t
      left join page p on true

@@ -1,7 +1,7 @@
 /**
  * The rows of a type's list through the query cache: the list itself (filters, sort, page, page size
  * all server-side), or, while searching, the search's hits shown as documents (title, status, type)
- * with the status filter kept. Search runs as the person types: the server matches the last word as a
+ * with the status and locale filters kept. Search runs as the person types: the server matches the last word as a
  * prefix (docs/api.md "Search as you type").
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -34,8 +34,11 @@ export interface Rows {
   snippets: Record<string, string>;
 }
 
-/** Does a document pass a status filter (applied to search hits, which the search cannot filter)? */
-export function passes(doc: ContentDocument, status: StatusFilter): boolean {
+/** Does a document or search hit pass a status filter (applied to hits, which the search cannot filter)? */
+export function passes(
+  doc: Pick<ContentDocument, 'publishedVersion' | 'hasUnpublishedChanges'>,
+  status: StatusFilter,
+): boolean {
   if (status === 'published') return doc.publishedVersion !== null;
   if (status === 'unpublished') return doc.publishedVersion === null;
   if (status === 'changed') return doc.hasUnpublishedChanges;
@@ -57,11 +60,12 @@ async function loadRows(target: Target, query: RowsQuery): Promise<Rows> {
     return { data: answer.data, total: answer.pagination.total, snippets: {} };
   }
   const hits = await content.search(target, query.q, { type: query.type, limit: query.pageSize, offset });
-  // Hits name a document by id and path only: the page's documents are read together for their
-  // titles and status (one page at most, in parallel).
-  const docs = await Promise.all(hits.data.map((hit) => content.get(target, hit.documentId)));
+  // Hits carry their status and locale, so the filters apply before anything is read; the documents
+  // that pass are read together (one page at most, in parallel) for the type's list columns.
+  const shown = hits.data.filter((hit) => passes(hit, query.status) && (!query.locale || hit.locale === query.locale));
+  const docs = await Promise.all(shown.map((hit) => content.get(target, hit.documentId)));
   return {
-    data: docs.filter((doc) => passes(doc, query.status) && (!query.locale || doc.locale === query.locale)),
+    data: docs,
     total: hits.pagination.total,
     snippets: Object.fromEntries(hits.data.map((hit) => [hit.documentId, hit.snippet])),
   };

@@ -1,11 +1,7 @@
-import { type Page, SEARCH_RANKED_CANDIDATES, SEARCH_TITLE_CANDIDATES } from '@cms/core';
+import { type Page, SEARCH_RANKED_CANDIDATES, SEARCH_TITLE_CANDIDATES, type SearchHit } from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
-import {
-  type SearchFilter,
-  type SearchHitRow,
-  searchDocuments,
-} from '../../../storage/repositories/search.repository.js';
+import { type SearchFilter, searchDocuments } from '../../../storage/repositories/search.repository.js';
 import { DEFAULT_LOCALE } from '../documents/path-rules.js';
 import type { SchemaReader } from '../schema/schema-reader.js';
 import { requireSchemaType } from '../schema/schema-reader.js';
@@ -22,9 +18,6 @@ export interface SearchInput {
   limit: number;
   offset: number;
 }
-
-/** A search hit as answered. */
-export type SearchHit = SearchHitRow;
 
 /** Full-text search over the documents of one environment. */
 export interface SearchService {
