@@ -21,15 +21,9 @@ const SERVER_SRC = new URL('../../src/', import.meta.url).pathname;
  */
 const KNOWN: readonly string[] = [
   'modules/core-system/catalog.service.ts: CatalogItem',
-  'modules/core-system/environments.service.ts: CreateEnvironmentInput',
-  'modules/core-system/grants.service.ts: GrantInput',
   'modules/core-system/projects.service.ts: ProjectView',
   'modules/core-system/setup.service.ts: SetupInput',
   'modules/domain-content/environments/environment-promote.service.ts: PromotePlanItem',
-  'modules/domain-content/migrations/content-migrations.service.ts: MigrateInput',
-  'modules/domain-content/migrations/content-migrations.service.ts: MigrationSampleItem',
-  'modules/domain-content/migrations/content-migrations.service.ts: MigrationResult',
-  'modules/domain-content/schema/schema.service.ts: SyncSchemaInput',
   'modules/domain-content/webhooks/webhook-deliveries.service.ts: ListDeliveriesQuery',
   'modules/module-types.ts: ModuleManifest',
   'storage/repositories/audit.repository.ts: AuditFilters',

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, type Environment, invalidInput, type Serializable } from '@cms/core';
+import {
+  type ActionInput,
+  CmsError,
+  type Environment,
+  type environmentsCreateRoute,
+  invalidInput,
+  type Serializable,
+} from '@cms/core';
 import type { ProjectContext, ProjectTarget, RequestContext } from '../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../storage/db.js';
 import {
@@ -23,12 +30,8 @@ export function toEnvironmentView(row: EnvironmentRow): EnvironmentView {
   return { name: row.name, extends: row.extendsName, isDefault: row.isDefault, createdAt: row.createdAt };
 }
 
-/** Input of `POST /api/v1/environments`; `cloneFrom` is carried out by the content area. */
-export interface CreateEnvironmentInput {
-  name: string;
-  extends?: string;
-  cloneFrom?: string;
-}
+/** Input of `POST /api/v1/environments` (core's contract); `cloneFrom` is carried out by the content area. */
+type CreateEnvironmentInput = ActionInput<typeof environmentsCreateRoute>['body'];
 
 /**
  * A name taken in the project: CONFLICT (409) like any clash with what the server holds, naming the

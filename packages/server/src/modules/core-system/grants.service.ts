@@ -1,4 +1,4 @@
-import { invalidInput, notFound, type Role } from '@cms/core';
+import { type Grant, invalidInput, notFound } from '@cms/core';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import { findEnvironment } from '../../storage/repositories/environments.repository.js';
@@ -12,13 +12,6 @@ import {
 import { findProjectBySlug } from '../../storage/repositories/projects.repository.js';
 import { findUserById } from '../../storage/repositories/users.repository.js';
 import { assertCanGrantRole, assertCanManageUser } from './access-rules.js';
-
-/** One entry of `PUT /api/v1/users/{id}/grants`. */
-export interface GrantInput {
-  project: string;
-  environment: string;
-  role: Role;
-}
 
 /** A user's roles per project (and optionally one environment). */
 export function createGrantsService(deps: { db: Db }) {
@@ -36,7 +29,7 @@ export function createGrantsService(deps: { db: Db }) {
      * Replaces the user's grants with the list. The caller must hold what it gives (else FORBIDDEN,
      * the same for unknown projects) and at least what the user holds now.
      */
-    async replace(ctx: RequestContext, userId: string, entries: readonly GrantInput[]): Promise<GrantRow[]> {
+    async replace(ctx: RequestContext, userId: string, entries: readonly Grant[]): Promise<GrantRow[]> {
       const seen = new Set<string>();
       entries.forEach((entry, index) => {
         const key = `${entry.project}\u0000${entry.environment}`;

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, collectReferences, invalidInput, MIGRATION_SAMPLE_SIZE, type SchemaType } from '@cms/core';
+import {
+  type ActionInput,
+  CmsError,
+  collectReferences,
+  type contentMigrateRoute,
+  invalidInput,
+  MIGRATION_SAMPLE_SIZE,
+  type MigrationResult,
+  type SchemaType,
+} from '@cms/core';
 import type { Clock } from '../../../clock.js';
 import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
@@ -24,32 +33,9 @@ export const MIGRATION_BATCH_SIZE = 500;
 /** Invalid documents named in a validation failure (all are counted). */
 export const MAX_REPORTED_INVALID_DOCUMENTS = 20;
 
-/** Body of `POST /api/v1/content/migrations`. */
-export interface MigrateInput {
-  name: string;
-  type: string;
-  operations: MigrationOperation[];
-  dryRun?: boolean;
-}
-
-/** One document of the answer's sample. */
-export interface MigrationSampleItem {
-  documentId: string;
-  path: string;
-  locale: string;
-  before: Record<string, unknown>;
-  after: Record<string, unknown>;
-}
-
-/** Answer of a migration (decisions.md §4). */
-export interface MigrationResult {
-  name: string;
-  type: string;
-  matched: number;
-  changed: number;
-  applied: boolean;
-  sample: MigrationSampleItem[];
-}
+/** `POST /api/v1/content/migrations` as validated (`dryRun` filled) and as answered: core's contract. */
+type MigrateInput = ActionInput<typeof contentMigrateRoute>['body'];
+type MigrationSampleItem = MigrationResult['sample'][number];
 
 /** A document the migration would leave invalid, and why (keyed by JSON path). */
 interface InvalidDocument {
@@ -201,7 +187,7 @@ export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; s
     async migrate(ctx: EnvironmentContext, input: MigrateInput): Promise<MigrationResult> {
       const { target } = ctx;
       assertOperationPaths(input.operations);
-      const apply = input.dryRun !== true;
+      const apply = !input.dryRun;
       // Runs again from the start when PostgreSQL aborts it on a deadlock: only the database is touched.
       return withTransaction(deps.db, async (tx) => {
         const at = deps.clock();

@@ -7,6 +7,7 @@ import {
   type SchemaList,
   type SchemaType,
   type Serializable,
+  type SyncSchemaBody,
   type SyncSchemaResult,
   schemaOrderKey,
   validateResolvedSchema,
@@ -33,12 +34,8 @@ import {
 /** `GET /schema`: every type in force and the hash guarding content writes. */
 export type SchemaView = SchemaList;
 
-/** `PUT /schema/sync` body. */
-export interface SyncSchemaInput {
-  rawConfigSnapshot: Record<string, unknown>;
-  resolvedSchema: unknown;
-  schemaHash: string;
-}
+/** `PUT /schema/sync` body (core's contract). */
+type SyncSchemaInput = SyncSchemaBody;
 
 /** A pushed schema that passed validation, with its hash. */
 interface ValidLayer {
