@@ -21,10 +21,7 @@ const SERVER_SRC = new URL('../../src/', import.meta.url).pathname;
  */
 const KNOWN: readonly string[] = [
   'modules/core-system/catalog.service.ts: CatalogItem',
-  'modules/core-system/projects.service.ts: ProjectView',
   'modules/core-system/setup.service.ts: SetupInput',
-  'modules/domain-content/environments/environment-promote.service.ts: PromotePlanItem',
-  'modules/domain-content/webhooks/webhook-deliveries.service.ts: ListDeliveriesQuery',
   'modules/module-types.ts: ModuleManifest',
   'storage/repositories/audit.repository.ts: AuditFilters',
   'storage/repositories/content-reads.repository.ts: TypeCounts',

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, invalidInput, type ProjectSettings, previewUrlTemplateProblem } from '@cms/core';
+import {
+  CmsError,
+  invalidInput,
+  type Project,
+  type ProjectSettings,
+  previewUrlTemplateProblem,
+  type Serializable,
+} from '@cms/core';
 import type { ProjectContext, RequestContext } from '../../http/request-context.js';
 import type { Db } from '../../storage/db.js';
 import { insertEnvironment } from '../../storage/repositories/environments.repository.js';
@@ -27,12 +34,8 @@ import {
 } from '../../tenancy/project-settings.js';
 import { DEFAULT_ENVIRONMENT } from './bootstrap.js';
 
-/** Wire shape of a project (decisions.md §4). */
-export interface ProjectView {
-  slug: string;
-  name: string;
-  createdAt: Date;
-}
+/** A project as answered (core's `Project`, decisions.md §4). */
+type ProjectView = Serializable<Project>;
 
 function toView(row: ProjectRow): ProjectView {
   return { slug: row.slug, name: row.name, createdAt: row.createdAt };

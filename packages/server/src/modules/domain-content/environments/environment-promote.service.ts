@@ -1,4 +1,4 @@
-import { CmsError, invalidInput } from '@cms/core';
+import { CmsError, invalidInput, type PromotePlanItem, type PromoteResult } from '@cms/core';
 import type { Clock } from '../../../clock.js';
 import type { ProjectContext, ProjectTarget, RequestContext, Target } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
@@ -15,7 +15,7 @@ import { actorOf } from '../documents/document-context.js';
 import { eventDocument } from '../documents/document-events.js';
 import type { Outbox } from '../outbox.js';
 import { loadMergedSchema } from '../schema/schema-layers.js';
-import { type PlannedPromotion, type PromoteAction, planPromotion } from './promotion-plan.js';
+import { type PlannedPromotion, planPromotion } from './promotion-plan.js';
 
 /** Body of `POST /api/v1/environments/{name}/promote`, with the source from the path. */
 export interface PromoteInput {
@@ -23,21 +23,6 @@ export interface PromoteInput {
   target: string;
   dryRun?: boolean;
   documentIds?: string[];
-}
-
-/** One line of the plan on the wire; `documentId` is the source document's id. */
-export interface PromotePlanItem {
-  documentId: string;
-  path: string;
-  locale: string;
-  action: PromoteAction;
-  reason?: string;
-}
-
-/** Answer of a promotion. */
-export interface PromoteResult {
-  plan: PromotePlanItem[];
-  applied: boolean;
 }
 
 function toItem(planned: PlannedPromotion): PromotePlanItem {

@@ -1,10 +1,17 @@
-import { CmsError, type Delivery, notFound, type Page, type Serializable } from '@cms/core';
+import {
+  type ActionInput,
+  CmsError,
+  type Delivery,
+  notFound,
+  type Page,
+  type Serializable,
+  type webhooksDeliveriesListRoute,
+} from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
 import {
   type DeliveryAttemptRow,
   type DeliveryRow,
-  type DeliveryStatus,
   findDelivery,
   listDeliveries,
   listDeliveryAttempts,
@@ -23,12 +30,8 @@ export interface DeliveryDetailView extends DeliveryView {
   attemptLog: DeliveryAttemptRow[];
 }
 
-/** Query of the delivery log after schema validation. */
-export interface ListDeliveriesQuery {
-  limit: number;
-  offset: number;
-  status?: DeliveryStatus;
-}
+/** Query of the delivery log after schema validation (core's contract). */
+type ListDeliveriesQuery = ActionInput<typeof webhooksDeliveriesListRoute>['query'];
 
 /** The delivery log of a webhook and redelivery, one by one or all failed since a time. */
 export function createWebhookDeliveriesService(deps: { db: Db }) {
