@@ -24,7 +24,6 @@ const KNOWN: readonly string[] = [
   'modules/core-system/setup.service.ts: SetupInput',
   'modules/module-types.ts: ModuleManifest',
   'storage/repositories/audit.repository.ts: AuditFilters',
-  'storage/repositories/content-reads.repository.ts: TypeCounts',
 ];
 
 /**

@@ -91,7 +91,7 @@ export interface DocumentRowPage {
 }
 
 /** Document counts of one type (GET /content/overview). */
-export interface TypeCounts {
+export interface TypeCountsRow {
   type: string;
   total: number;
   published: number;
@@ -302,8 +302,8 @@ export async function countDocumentsByType(
   db: Queryable,
   scope: Scope,
   where: { types?: readonly string[] },
-): Promise<TypeCounts[]> {
-  const result = await db.query<TypeCounts>(
+): Promise<TypeCountsRow[]> {
+  const result = await db.query<TypeCountsRow>(
     `select d.type,
        count(*) filter (where not d.is_deleted)::int as total,
        count(*) filter (where not d.is_deleted and d.published_version is not null)::int as published,

@@ -1,4 +1,12 @@
-import { CmsError, type Document, invalidQueryParam, notFound, type Page, type SchemaType } from '@cms/core';
+import {
+  CmsError,
+  type Document,
+  invalidQueryParam,
+  notFound,
+  type Overview,
+  type Page,
+  type SchemaType,
+} from '@cms/core';
 import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import {
@@ -10,7 +18,6 @@ import {
   listDigestRows,
   listDocumentRows,
   listVariantRows,
-  type TypeCounts,
   type VariantRow,
 } from '../../../storage/repositories/content-reads.repository.js';
 import { hasRelease } from '../../../storage/repositories/release-view.js';
@@ -70,7 +77,7 @@ export interface ListDocumentsInput {
 export interface ContentReadsService {
   get(ctx: EnvironmentContext, input: GetDocumentInput): Promise<Document>;
   list(ctx: EnvironmentContext, input: ListDocumentsInput): Promise<Page<Document>>;
-  overview(ctx: EnvironmentContext, input: { types?: readonly string[] }): Promise<{ counts: TypeCounts[] }>;
+  overview(ctx: EnvironmentContext, input: { types?: readonly string[] }): Promise<Overview>;
   /** Every live document's revisions, without content, for sync clients (drafts: needs content:read:draft). */
   digest(ctx: EnvironmentContext, input: { types?: readonly string[] }): Promise<{ documents: DigestRow[] }>;
   listVariants(ctx: EnvironmentContext, input: { documentId: string }): Promise<VariantRow[]>;
