@@ -51,15 +51,30 @@ export function createDocumentEventsService(deps: {
   const renewMs = deps.renewMs ?? PRESENCE_HEARTBEAT_SECONDS * 1000;
   /** Open streams in this process per principal and document: the mark stays until the last one closes. */
   const open = new Map<string, number>();
+  /** One stream fewer for `key`; answers how many are still open. */
+  const release = (key: string): number => {
+    const left = (open.get(key) ?? 1) - 1;
+    if (left > 0) open.set(key, left);
+    else open.delete(key);
+    return left;
+  };
   return {
     async open(ctx, input, send, end) {
       assertCanBePresent(ctx.principal);
       const documentId = input.documentId.toLowerCase();
       const who = { documentId };
-      // Throws NOT_FOUND before anything is streamed when the document is not there.
-      let last = await deps.presence.heartbeat(ctx, who);
       const key = `${ctx.target.environmentId}\u0000${documentId}\u0000${ctx.principal.id}`;
+      // Counted before the mark is set, so a departure of this person's previous stream still pending
+      // sees this one and keeps the mark.
       open.set(key, (open.get(key) ?? 0) + 1);
+      let last: Presence;
+      try {
+        // Throws NOT_FOUND before anything is streamed when the document is not there.
+        last = await deps.presence.heartbeat(ctx, who);
+      } catch (error) {
+        release(key);
+        throw error;
+      }
       let stopped = false;
       let shown = fingerprint(last);
       send('presence', last);
@@ -98,14 +113,13 @@ export function createDocumentEventsService(deps: {
           clearInterval(renewal);
           unwatch();
           unwatchLeft();
-          const left = (open.get(key) ?? 1) - 1;
-          if (left > 0) {
-            open.set(key, left);
-            return;
-          }
-          open.delete(key);
-          // After a pending renewal, so the leave is the last word; a failure leaves the mark to lapse.
-          reading = reading.then(() => deps.presence.leave(ctx, who).then(() => undefined)).catch(() => undefined);
+          if (release(key) > 0) return;
+          // After a pending renewal, so the departure is the last word; a failure leaves the mark to lapse.
+          // Not when a stream of theirs opened meanwhile (a reload): its mark stays. A departure is not a
+          // leave (`presence-left`), which would end that new stream.
+          reading = reading
+            .then(() => (open.has(key) ? undefined : deps.presence.depart(ctx, who)))
+            .catch(() => undefined);
         },
       };
     },

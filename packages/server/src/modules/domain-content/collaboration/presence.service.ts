@@ -13,7 +13,13 @@ import type { InvalidationBus } from '../../../tenancy/invalidation.js';
 /** Presence on documents ("Also editing: <name>"): heartbeat, leave, and who else is there now. */
 export interface PresenceService {
   heartbeat(ctx: EnvironmentContext, input: { documentId: string }): Promise<Presence>;
+  /** The caller said they left (`DELETE /presence`): the mark goes and their streams of the document end. */
   leave(ctx: EnvironmentContext, input: { documentId: string }): Promise<Presence>;
+  /**
+   * The caller's last stream of the document closed: the mark goes, announced to the others, but no
+   * stream of theirs is ended (one opened since, by a reload or another tab, stays).
+   */
+  depart(ctx: EnvironmentContext, input: { documentId: string }): Promise<void>;
   /** Everyone but the caller with a live mark on the document now (no mark is set). */
   others(ctx: EnvironmentContext, input: { documentId: string }): Promise<Presence>;
 }
@@ -48,6 +54,10 @@ export function createPresenceService(deps: { db: Queryable; clock: Clock; bus: 
       ttlSeconds: PRESENCE_TTL_SECONDS,
     };
   };
+  const removeAndAnnounce = async (ctx: EnvironmentContext, documentId: string) => {
+    if (await removePresence(db, ctx.target, documentId, ctx.principal.id))
+      await bus.publish(db, 'presence', documentId);
+  };
   return {
     async heartbeat(ctx, input) {
       assertCanBePresent(ctx.principal);
@@ -69,11 +79,13 @@ export function createPresenceService(deps: { db: Queryable; clock: Clock; bus: 
     async leave(ctx, input) {
       assertCanBePresent(ctx.principal);
       const documentId = input.documentId.toLowerCase();
-      if (await removePresence(db, ctx.target, documentId, ctx.principal.id))
-        await bus.publish(db, 'presence', documentId);
+      await removeAndAnnounce(ctx, documentId);
       // The caller's streams of this document end, wherever they are (docs/api.md "Presence").
       await bus.publish(db, 'presence-left', `${documentId}:${ctx.principal.id}`);
       return answer(ctx, documentId, clock());
+    },
+    async depart(ctx, input) {
+      await removeAndAnnounce(ctx, input.documentId.toLowerCase());
     },
     others(ctx, input) {
       return answer(ctx, input.documentId.toLowerCase(), clock());
