@@ -28,6 +28,10 @@ export const SearchQuerySchema = Type.Object(
     type: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     locale: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_LOCALE_LENGTH })),
     draft: WithDefault(Type.Boolean(), false),
+    /** Only published (true) or never-published (false) documents, as on `GET /content`. */
+    published: Type.Optional(Type.Boolean()),
+    /** Only documents with (true) or without (false) unpublished changes, as on `GET /content`. */
+    hasUnpublishedChanges: Type.Optional(Type.Boolean()),
     limit: WithDefault(LimitQuery(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
     offset: WithDefault(OffsetQuery, 0),
   },

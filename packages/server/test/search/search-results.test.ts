@@ -195,6 +195,26 @@ describe('GET /search: filters', () => {
   });
 });
 
+describe('GET /search: status filters, as on GET /content', () => {
+  it('filters by published and by unpublished changes, with exact totals', async () => {
+    const never = await search('q=zebra&draft=true&type=post&published=false');
+    expect(idsOf(never.data).sort()).toEqual(sorted('draftOnly', 'unpublished'));
+    expect(never.pagination.total).toBe(2);
+    const live = await search('q=zebra&draft=true&type=post&published=true');
+    expect(idsOf(live.data).sort()).toEqual(sorted('inTitle', 'inBody', 'french'));
+    expect(live.pagination.total).toBe(3);
+    expect(idsOf((await search('q=quokka&draft=true&hasUnpublishedChanges=true')).data)).toEqual([ids.changed]);
+    expect((await search('q=quokka&draft=true&hasUnpublishedChanges=false')).data).toEqual([]);
+  });
+
+  it('refuses a status filter that is not true or false, naming the parameter', async () => {
+    const response = await t.request('GET', '/api/v1/search?q=zebra&published=yes');
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_QUERY_PARAM');
+    expect(JSON.stringify(response.body.error.details)).toContain('published');
+  });
+});
+
 describe('GET /search: pagination', () => {
   it('pages through equal scores in id order without skips or repeats', async () => {
     const all = await search('q=kiwi');

@@ -30,7 +30,7 @@ function snippetSource(frontmatter: string, body: string): string {
 /**
  * The tsquery of a search and its parameters: the words in web-search syntax, and the last word as a
  * prefix (`word:*`) when the user is still typing it, joined by `and` (`&&`) or, after a trailing `or`,
- * by `||`. Parameter `$3` is always used (a query alone, or a prefix alone); `$11` only with both.
+ * by `||`. Parameter `$3` is always used (a query alone, or a prefix alone); `$13` only with both.
  */
 function tsQuery(filter: SearchFilter): { sql: string; params: string[] } {
   const words = `websearch_to_tsquery('simple'::regconfig, $3)`;
@@ -38,7 +38,7 @@ function tsQuery(filter: SearchFilter): { sql: string; params: string[] } {
   const pattern = `${filter.prefix.word}:*`;
   if (filter.prefix.rest === '') return { sql: `to_tsquery('simple'::regconfig, $3)`, params: [pattern] };
   const join = filter.prefix.join === 'or' ? '||' : '&&';
-  return { sql: `(${words} ${join} to_tsquery('simple'::regconfig, $11))`, params: [filter.prefix.rest, pattern] };
+  return { sql: `(${words} ${join} to_tsquery('simple'::regconfig, $13))`, params: [filter.prefix.rest, pattern] };
 }
 
 /** What a search selects. */
@@ -56,6 +56,10 @@ export interface SearchFilter {
   types: readonly string[];
   /** Locales to search; absent searches all. */
   locales?: readonly string[];
+  /** Only documents that are (true) or are not (false) published; absent: both. */
+  published?: boolean;
+  /** Only documents with (true) or without (false) unpublished changes; absent: both. */
+  hasUnpublishedChanges?: boolean;
   /** `ts_headline` options of the snippet. */
   headlineOptions: string;
 }
@@ -123,7 +127,9 @@ export async function searchDocuments(
   const live = `d.project_id = $1 and d.environment_id = $2 and not d.is_deleted
          ${filter.draft ? '' : 'and d.published_version is not null'}
          and d.type = any($4::text[])
-         and ($5::text[] is null or d.locale = any($5::text[]))`;
+         and ($5::text[] is null or d.locale = any($5::text[]))
+         and ($11::boolean is null or (d.published_version is not null) = $11::boolean)
+         and ($12::boolean is null or d.has_unpublished_changes = $12::boolean)`;
   const result = await db.query<SearchHit & { total: number; capped: boolean }>(
     `with found as materialized (
        select d.id, ts_rank(${vector}, ${QUERY}) as score from documents d where ${live} and ${vector} @@ ${QUERY}
@@ -155,6 +161,8 @@ export async function searchDocuments(
       filter.headlineOptions,
       bounds.candidates + 1,
       bounds.titleCandidates,
+      filter.published ?? null,
+      filter.hasUnpublishedChanges ?? null,
       ...(pattern === undefined ? [] : [pattern]),
     ],
   );

@@ -1,4 +1,11 @@
-import { type Page, SEARCH_RANKED_CANDIDATES, SEARCH_TITLE_CANDIDATES, type SearchHit } from '@cms/core';
+import {
+  type ActionInput,
+  type contentSearchRoute,
+  type Page,
+  SEARCH_RANKED_CANDIDATES,
+  SEARCH_TITLE_CANDIDATES,
+  type SearchHit,
+} from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
 import { type SearchFilter, searchDocuments } from '../../../storage/repositories/search.repository.js';
@@ -7,17 +14,11 @@ import type { SchemaReader } from '../schema/schema-reader.js';
 import { requireSchemaType } from '../schema/schema-reader.js';
 import { assertCanReadDraft, requestedLocale } from './read-rules.js';
 
-/** `GET /search` as the service takes it (validated and defaulted by the query schema). */
-export interface SearchInput {
-  q: string;
-  type?: string;
-  locale?: string;
+/** `GET /search` as the service takes it: the query as validated (core's contract) and `X-CMS-Locale`. */
+export type SearchInput = ActionInput<typeof contentSearchRoute>['query'] & {
   /** `X-CMS-Locale`, used when the `locale` query is absent. */
   headerLocale?: string;
-  draft: boolean;
-  limit: number;
-  offset: number;
-}
+};
 
 /** Full-text search over the documents of one environment. */
 export interface SearchService {
@@ -81,6 +82,8 @@ export function createSearchService(deps: { db: Queryable; schemas: SchemaReader
           draft: input.draft,
           types,
           ...(locales === undefined ? {} : { locales }),
+          ...(input.published === undefined ? {} : { published: input.published }),
+          ...(input.hasUnpublishedChanges === undefined ? {} : { hasUnpublishedChanges: input.hasUnpublishedChanges }),
           headlineOptions: HEADLINE_OPTIONS,
         },
         { limit: input.limit, offset: input.offset },
