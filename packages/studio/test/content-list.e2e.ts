@@ -75,12 +75,15 @@ describe('the content list in Chromium', () => {
     expect(await rows().count()).toBe(1);
     expect(await rows().first().textContent()).toContain('Published');
     expect(await rows().first().textContent()).toContain('Person');
+    // The search applies the filter itself, so the total counts what is shown.
+    await page.getByText('1–1 of 1').waitFor();
     // All statuses: both prefix matches, each with its title and status.
     await page.getByLabel('Status').selectOption('all');
     await page.waitForURL((url) => url.searchParams.get('q') === 'gra' && !url.searchParams.has('status'));
     await page.getByRole('link', { name: 'Grant Wood' }).waitFor();
     expect(await rows().count()).toBe(2);
     expect(await page.getByRole('row', { name: /Grant Wood/ }).textContent()).toContain('Draft');
+    await page.getByText('1–2 of 2').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Clear search' }).click();
     await page.getByText('1–5 of 5').waitFor();

@@ -71,8 +71,18 @@ export const content = {
   list: (target: Target, query: ListQuery) => viaSdk(() => at(target).content.list({ ...query, draft: true })),
   recent: (target: Target, type: string, limit: number) =>
     viaSdk(() => at(target).content.list({ type, draft: true, sort: 'updatedAt', order: 'desc', limit })),
-  search: (target: Target, q: string, options: { type?: string; limit?: number; offset?: number } = {}) =>
-    viaSdk(() => at(target).search.query({ q, draft: true, ...options })),
+  search: (
+    target: Target,
+    q: string,
+    options: {
+      type?: string;
+      locale?: string;
+      published?: boolean;
+      hasUnpublishedChanges?: boolean;
+      limit?: number;
+      offset?: number;
+    } = {},
+  ) => viaSdk(() => at(target).search.query({ q, draft: true, ...options })),
   /** The draft; with `release`, the document as that release would publish it (`release=<id>`, no `draft`). */
   get: (target: Target, id: string, options: { resolve?: string[]; release?: string | null } = {}) =>
     viaSdk(() =>

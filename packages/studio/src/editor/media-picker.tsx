@@ -1,11 +1,10 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { type MediaAsset, media } from '../api/index.js';
 import { fallBackToFile, imageAddress, THUMBNAIL } from '../pages/media/media-api.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice } from '../ui/notice.js';
-
-/** Wait after the last keystroke before searching. */
-const SEARCH_DEBOUNCE_MS = 250;
+import { useDebouncedValue } from '../ui/use-debounced-value.js';
 
 /** A file's kind in words, from its media type: "PNG image", "PDF document", "MP4 video". */
 function kindOf(mimeType: string): string {
@@ -55,54 +54,35 @@ export function MediaPicker({
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const [term, setTerm] = useState('');
-  const [submitted, setSubmitted] = useState('');
-  const [offset, setOffset] = useState(0);
-  const [assets, setAssets] = useState<MediaAsset[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<ReturnType<typeof toApiError> | null>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    setLoading(true);
-    setError(null);
-    media
-      .list(target, {
+  // Searches as the person types (debounced), like the reference picker; Enter searches at once.
+  const [entered, setEntered] = useState<string | null>(null);
+  const debounced = useDebouncedValue(term.trim());
+  const submitted = entered === term.trim() ? entered : debounced;
+  const files = useInfiniteQuery({
+    queryKey: ['media-picker', target.project, target.environment, imagesOnly, submitted],
+    enabled: open,
+    initialPageParam: 0,
+    queryFn: ({ pageParam: offset }) =>
+      media.list(target, {
         ...(submitted ? { q: submitted } : {}),
         ...(imagesOnly ? { category: 'image' as const } : {}),
         sort: 'uploadedAt',
         order: 'desc',
         limit: PAGE,
         offset,
-      })
-      .then(
-        (page) => {
-          if (!live) return;
-          setAssets((before) => (offset === 0 ? page.data : [...before, ...page.data]));
-          setTotal(page.pagination.total);
-        },
-        (caught) => live && setError(toApiError(caught)),
-      )
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [open, submitted, offset, imagesOnly, target]);
-
-  // Searches as the person types (debounced), like the reference picker; Enter searches at once.
-  useEffect(() => {
-    if (!open) return;
-    const timer = window.setTimeout(() => {
-      setOffset(0);
-      setSubmitted(term.trim());
-    }, SEARCH_DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [term, open]);
+      }),
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((count, page) => count + page.data.length, 0);
+      return loaded < last.pagination.total ? loaded : undefined;
+    },
+  });
+  const assets = files.data?.pages.flatMap((page) => page.data) ?? [];
+  const total = files.data?.pages.at(-1)?.pagination.total ?? 0;
+  const loading = files.isFetching;
+  const error = files.isError ? toApiError(files.error) : null;
 
   const show = () => {
     setOpen(true);
-    setOffset(0);
     dialog.current?.showModal();
   };
   const close = () => {
@@ -111,8 +91,7 @@ export function MediaPicker({
   };
   const search = (event: FormEvent) => {
     event.preventDefault();
-    setOffset(0);
-    setSubmitted(term.trim());
+    setEntered(term.trim());
   };
 
   return (
@@ -157,8 +136,8 @@ export function MediaPicker({
           ))}
         </ul>
         <div className="actions">
-          {assets.length < total ? (
-            <button type="button" disabled={loading} onClick={() => setOffset(assets.length)}>
+          {files.hasNextPage ? (
+            <button type="button" disabled={loading} onClick={() => void files.fetchNextPage()}>
               More files
             </button>
           ) : null}

@@ -1,7 +1,9 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { content } from '../api/index.js';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { type KeyboardEvent, useId, useState } from 'react';
+import { content, type Target } from '../api/index.js';
 import { titleOf } from '../pages/document-title.js';
-import { useStudio } from '../state/studio-context.js';
+import { toApiError, useStudio } from '../state/studio-context.js';
+import { useDebouncedValue } from '../ui/use-debounced-value.js';
 
 interface Option {
   documentId: string;
@@ -16,6 +18,37 @@ const PAGE = 10;
 function statusOf(doc: { publishedVersion: number | null; hasUnpublishedChanges?: boolean }): string {
   if (doc.publishedVersion === null) return 'draft';
   return doc.hasUnpublishedChanges ? 'published, changed since' : 'published';
+}
+
+/**
+ * One page of options: search hits while a term is typed (the server matches the last word as a
+ * prefix, so results come as the person types; a hit carries its title and status), else the latest
+ * documents of the type.
+ */
+async function lookUp(
+  target: Target,
+  type: string,
+  query: string,
+  offset: number,
+): Promise<{ options: Option[]; total: number }> {
+  if (query) {
+    const page = await content.search(target, query, { type, limit: PAGE, offset });
+    const options = page.data.map((hit) => ({
+      documentId: hit.documentId,
+      title: hit.title ?? hit.path,
+      path: hit.path,
+      status: statusOf(hit),
+    }));
+    return { options, total: page.pagination.total };
+  }
+  const page = await content.list(target, { type, limit: PAGE, offset, sort: 'updatedAt', order: 'desc' });
+  const options = page.data.map((doc) => ({
+    documentId: doc.documentId,
+    title: titleOf(doc),
+    path: doc.path,
+    status: statusOf(doc),
+  }));
+  return { options, total: page.pagination.total };
 }
 
 /**
@@ -35,65 +68,21 @@ export function ReferencePicker(props: {
   const listId = useId();
   const [term, setTerm] = useState('');
   const [open, setOpen] = useState(false);
-  const [options, setOptions] = useState<Option[]>([]);
-  const [total, setTotal] = useState(0);
-  const [offset, setOffset] = useState(0);
   const [active, setActive] = useState(-1);
-  const [loading, setLoading] = useState(false);
   const [chosenLabel, setChosenLabel] = useState<string | null>(null);
-  const timer = useRef<number | undefined>(undefined);
-  /** The latest lookup: an answer to an older one (a term since changed) is dropped. */
-  const latest = useRef(0);
-
-  useEffect(() => {
-    if (!open) return;
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(async () => {
-      const lookup = ++latest.current;
-      const current = () => lookup === latest.current;
-      setLoading(true);
-      try {
-        if (term.trim()) {
-          // The server matches the last word as a prefix, so results come as the person types.
-          const page = await content.search(target, term.trim(), { type: props.targetType, limit: PAGE, offset });
-          // A hit carries its title and status: no document is read for it.
-          const found = page.data.map((hit) => ({
-            documentId: hit.documentId,
-            title: hit.title ?? hit.path,
-            path: hit.path,
-            status: statusOf(hit),
-          }));
-          if (!current()) return;
-          setOptions((before) => (offset === 0 ? found : [...before, ...found]));
-          setTotal(page.pagination.total);
-        } else {
-          const page = await content.list(target, {
-            type: props.targetType,
-            limit: PAGE,
-            offset,
-            sort: 'updatedAt',
-            order: 'desc',
-          });
-          const found = page.data.map((doc) => ({
-            documentId: doc.documentId,
-            title: titleOf(doc),
-            path: doc.path,
-            status: statusOf(doc),
-          }));
-          if (!current()) return;
-          setOptions((before) => (offset === 0 ? found : [...before, ...found]));
-          setTotal(page.pagination.total);
-        }
-      } catch {
-        if (!current()) return;
-        setOptions([]);
-        setTotal(0);
-      } finally {
-        if (current()) setLoading(false);
-      }
-    }, 250);
-    return () => window.clearTimeout(timer.current);
-  }, [open, term, offset, target, props.targetType]);
+  const query = useDebouncedValue(term.trim());
+  const results = useInfiniteQuery({
+    queryKey: ['reference-picker', target.project, target.environment, props.targetType, query],
+    enabled: open,
+    initialPageParam: 0,
+    queryFn: ({ pageParam: offset }) => lookUp(target, props.targetType, query, offset),
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((count, page) => count + page.options.length, 0);
+      return loaded < last.total ? loaded : undefined;
+    },
+  });
+  const options = results.data?.pages.flatMap((page) => page.options) ?? [];
+  const loading = results.isFetching;
 
   const choose = (option: Option) => {
     props.onChange(option.documentId);
@@ -149,7 +138,6 @@ export function ReferencePicker(props: {
         onKeyDown={onKeyDown}
         onChange={(e) => {
           setTerm(e.target.value);
-          setOffset(0);
           setActive(-1);
           setOpen(true);
         }}
@@ -179,13 +167,20 @@ export function ReferencePicker(props: {
             ))}
           </div>
           {loading ? <p className="muted">Searching…</p> : null}
-          {!loading && options.length === 0 ? <p className="muted">No {props.targetType} documents found.</p> : null}
-          {!loading && options.length < total ? (
+          {results.isError ? (
+            <p className="muted" role="alert">
+              Could not look up {props.targetType} documents: {toApiError(results.error).message}
+            </p>
+          ) : null}
+          {!loading && !results.isError && options.length === 0 ? (
+            <p className="muted">No {props.targetType} documents found.</p>
+          ) : null}
+          {!loading && results.hasNextPage ? (
             <button
               type="button"
               onMouseDown={(e) => {
                 e.preventDefault();
-                setOffset(options.length);
+                void results.fetchNextPage();
               }}
             >
               More results

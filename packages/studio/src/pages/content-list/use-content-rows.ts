@@ -1,7 +1,7 @@
 /**
  * The rows of a type's list through the query cache: the list itself (filters, sort, page, page size
  * all server-side), or, while searching, the search's hits shown as documents (title, status, type)
- * with the status and locale filters kept. Search runs as the person types: the server matches the last word as a
+ * with the status and locale filters applied by the search, so totals are exact. Search runs as the person types: the server matches the last word as a
  * prefix (docs/api.md "Search as you type").
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -34,17 +34,6 @@ export interface Rows {
   snippets: Record<string, string>;
 }
 
-/** Does a document or search hit pass a status filter (applied to hits, which the search cannot filter)? */
-export function passes(
-  doc: Pick<ContentDocument, 'publishedVersion' | 'hasUnpublishedChanges'>,
-  status: StatusFilter,
-): boolean {
-  if (status === 'published') return doc.publishedVersion !== null;
-  if (status === 'unpublished') return doc.publishedVersion === null;
-  if (status === 'changed') return doc.hasUnpublishedChanges;
-  return true;
-}
-
 async function loadRows(target: Target, query: RowsQuery): Promise<Rows> {
   const offset = (query.page - 1) * query.pageSize;
   if (!query.q) {
@@ -59,11 +48,21 @@ async function loadRows(target: Target, query: RowsQuery): Promise<Rows> {
     });
     return { data: answer.data, total: answer.pagination.total, snippets: {} };
   }
-  const hits = await content.search(target, query.q, { type: query.type, limit: query.pageSize, offset });
-  // Hits carry their status and locale, so the filters apply before anything is read; the documents
-  // that pass are read together (one page at most, in parallel) for the type's list columns.
-  const shown = hits.data.filter((hit) => passes(hit, query.status) && (!query.locale || hit.locale === query.locale));
-  const docs = await Promise.all(shown.map((hit) => content.get(target, hit.documentId)));
+  // The search filters by status and locale as the list does (not by deleted: it never finds those).
+  const { published, hasUnpublishedChanges } = STATUS_FILTERS[query.status] as {
+    published?: boolean;
+    hasUnpublishedChanges?: boolean;
+  };
+  const hits = await content.search(target, query.q, {
+    type: query.type,
+    ...(query.locale ? { locale: query.locale } : {}),
+    ...(published === undefined ? {} : { published }),
+    ...(hasUnpublishedChanges === undefined ? {} : { hasUnpublishedChanges }),
+    limit: query.pageSize,
+    offset,
+  });
+  // The page's documents are read together (one page at most, in parallel) for the type's list columns.
+  const docs = await Promise.all(hits.data.map((hit) => content.get(target, hit.documentId)));
   return {
     data: docs,
     total: hits.pagination.total,
