@@ -80,6 +80,8 @@ export type ListAuditQuery = Static<typeof ListAuditQuerySchema>;
 
 /** Query of `GET /api/v1/audit/export`: the filters, no page. */
 export const ExportAuditQuerySchema = Type.Object(filters, { additionalProperties: false });
+/** The filters of the list and the export (decisions.md §8). */
+export type AuditFilters = Static<typeof ExportAuditQuerySchema>;
 
 /** `GET /api/v1/audit/verify`: `ok` false names the first entry that does not hold. */
 export const AuditVerificationSchema = Type.Object({

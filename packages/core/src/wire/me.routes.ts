@@ -27,16 +27,17 @@ export const MeSchema = Type.Object({
 });
 export type Me = Static<typeof MeSchema>;
 
-/** A module manifest as the Studio sees it. */
+/** A module's manifest (interface.md "Modules"), as the server declares it and the Studio sees it. */
 export const ModuleManifestSchema = Type.Object({
   id: Type.String(),
   version: Type.String(),
-  apiVersion: Type.String(),
-  kind: Type.Optional(Type.String()),
+  apiVersion: Type.Literal('1'),
+  kind: Type.Optional(StringEnum(['core', 'domain'])),
   dependsOn: Type.Optional(Type.Array(Type.String())),
   minCoreVersion: Type.Optional(Type.String()),
   maxCoreVersion: Type.Optional(Type.String()),
 });
+export type ModuleManifest = Static<typeof ModuleManifestSchema>;
 
 /** Wire shape of `GET /api/v1/studio/bootstrap`. */
 export const StudioBootstrapSchema = Type.Object({

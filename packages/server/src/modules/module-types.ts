@@ -1,4 +1,4 @@
-import type { StudioContributions, StudioExtension } from '@cms/core';
+import type { ModuleManifest, StudioContributions, StudioExtension } from '@cms/core';
 import type { ModuleCliSurface } from '@cms/core/cli-surface';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnyAction } from '../actions/define-action.js';
@@ -10,16 +10,8 @@ import type { Db } from '../storage/db.js';
 import type { InvalidationBus } from '../tenancy/invalidation.js';
 import type { TargetResolver } from '../tenancy/target-resolver.js';
 
-/** A module's manifest (interface.md "Modules"). */
-export interface ModuleManifest {
-  id: string;
-  version: string;
-  apiVersion: '1';
-  kind?: 'core' | 'domain';
-  dependsOn?: readonly string[];
-  minCoreVersion?: string;
-  maxCoreVersion?: string;
-}
+/** A module's manifest: core's contract (interface.md "Modules"). */
+export type { ModuleManifest };
 
 /** What every module receives: infrastructure, never another module's internals. */
 export interface ServerDeps {

@@ -1,6 +1,7 @@
 import {
   AUDIT_PAGE_DEFAULT,
   type AuditEntry,
+  type AuditFilters,
   type AuditVerification,
   type CursorPage,
   invalidQueryParam,
@@ -10,7 +11,6 @@ import { entryHash } from '../../audit/audit-hash.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Queryable } from '../../storage/db.js';
 import {
-  type AuditFilters,
   type AuditRow,
   entriesAfter,
   findChainHead,

@@ -1,28 +1,12 @@
-import { CmsError, envelopeSchema } from '@cms/core';
+import { type CatalogItem as CatalogEntry, CmsError, envelopeSchema, type Serializable } from '@cms/core';
 import { catalogPermissions } from '../../actions/catalog-permissions.js';
-import type { AnyAction, AuthRule, JsonSchema, TargetRule } from '../../actions/define-action.js';
+import type { AnyAction, JsonSchema } from '../../actions/define-action.js';
 import { buildOpenApiDocument, openApiPath } from '../../actions/openapi.js';
 import { permissionFailure, scopesInContext } from '../../http/authorize.js';
 import type { RequestContext } from '../../http/request-context.js';
 
-/** An entry of `GET /api/v1/actions` (interface.md "Action catalog item"; wire shape `CatalogItemSchema`). */
-export interface CatalogItem {
-  id: string;
-  kind: 'command' | 'query';
-  method: string;
-  path: string;
-  permissions: readonly string[];
-  /** At least one of these is needed as well (present only when the action declares it). */
-  anyPermissions?: readonly string[];
-  /** Which routing headers the action needs (`environment`, `project`, `optional`, `none`). */
-  target: TargetRule;
-  /** Whether it needs credentials (`required`, `optional`, `public`). */
-  auth: AuthRule;
-  studio?: Record<string, unknown>;
-  cli?: Record<string, unknown>;
-  requestSchema?: JsonSchema;
-  responseSchema?: JsonSchema;
-}
+/** An entry of `GET /api/v1/actions` (interface.md "Action catalog item"), as core's contract declares it. */
+type CatalogItem = Serializable<CatalogEntry>;
 
 /** Reads the action catalog, filtered by what the caller may do where it stands. */
 export function createCatalogService(deps: {

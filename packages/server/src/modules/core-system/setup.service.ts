@@ -1,4 +1,4 @@
-import { CmsError, invalidInput, isCmsError } from '@cms/core';
+import { CmsError, invalidInput, isCmsError, type SetupBody } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { ConfigError, type ServerConfig } from '../../config.js';
@@ -17,12 +17,8 @@ const EMAIL_SHAPE = /^[^@\s]+@[^@\s]+$/;
 // Serialises first-admin creation across processes (any constant shared by every process).
 const FIRST_ADMIN_LOCK_KEY = 7_312_003;
 
-/** The first-admin setup form's input (`POST /api/v1/setup`). */
-export interface SetupInput extends SignInOrigin {
-  token: string;
-  email: string;
-  password: string;
-}
+/** The first-admin setup form's input (`POST /api/v1/setup`): core's body and where the sign-in comes from. */
+export type SetupInput = SetupBody & SignInOrigin;
 
 /**
  * The first administrator (decisions.md §1): from CMS_ADMIN_EMAIL/CMS_ADMIN_PASSWORD at start, or

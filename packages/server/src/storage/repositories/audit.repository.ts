@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditOutcome } from '@cms/core';
+import type { AuditEntry, AuditFilters, AuditOutcome } from '@cms/core';
 import { entryHash, type HashedFields } from '../../audit/audit-hash.js';
 import { type Queryable, READ_ONLY, type Transaction } from '../db.js';
 
@@ -12,17 +12,6 @@ export type NewAuditEntry = Omit<HashedFields, 'chainKey' | 'seq'> & { projectId
 export interface AuditRow extends HashedFields {
   prevHash: string;
   hash: string;
-}
-
-/** Filters of the list and the export (decisions.md §8). */
-export interface AuditFilters {
-  actor?: string | undefined;
-  action?: string | undefined;
-  documentId?: string | undefined;
-  type?: string | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
-  outcome?: AuditOutcome | undefined;
 }
 
 const COLUMNS = `chain_key, seq, id, at, actor_type, actor_id, actor_label, action, target, outcome, request_id, ip,
