@@ -12,7 +12,7 @@ import { createEnvironmentCloneService } from './environments/environment-clone.
 import { environmentPromoteActions } from './environments/environment-promote.actions.js';
 import { createEnvironmentPromoteService } from './environments/environment-promote.service.js';
 import { contentMigrationActions } from './migrations/content-migrations.actions.js';
-import { createContentMigrationsService } from './migrations/content-migrations.service.js';
+import { ContentMigrationsService } from './migrations/content-migrations.service.js';
 import { schemaActions } from './schema/schema.actions.js';
 import { createSchemaService } from './schema/schema.service.js';
 
@@ -27,7 +27,7 @@ export async function setupContentArea(deps: ServerDeps, shared: DomainShared): 
   // core.system's `POST /environments { cloneFrom }` looks this up at request time.
   deps.registry.provide(CONTENT_ENVIRONMENTS_SERVICE, createEnvironmentCloneService());
   const promotion = createEnvironmentPromoteService({ db: deps.db, outbox: shared.outbox, clock });
-  const migrations = createContentMigrationsService(documentDeps);
+  const migrations = new ContentMigrationsService(documentDeps);
   return {
     actions: [
       ...schemaActions(schema),

@@ -8,7 +8,7 @@ export function contentMigrationActions(migrations: ContentMigrationsService): A
     defineAction({
       route: contentMigrateRoute,
       permissions: ['content:write'],
-      handler: async ({ body }, ctx) => migrations.migrate(ctx, body),
+      handler: async (input, ctx) => migrations.migrate(ctx, input),
     }),
   ];
 }

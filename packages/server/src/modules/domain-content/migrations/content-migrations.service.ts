@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type ActionInput,
+  type ActionMethod,
   CmsError,
   collectReferences,
   type contentMigrateRoute,
@@ -33,8 +34,7 @@ export const MIGRATION_BATCH_SIZE = 500;
 /** Invalid documents named in a validation failure (all are counted). */
 export const MAX_REPORTED_INVALID_DOCUMENTS = 20;
 
-/** `POST /api/v1/content/migrations` as validated (`dryRun` filled) and as answered: core's contract. */
-type MigrateInput = ActionInput<typeof contentMigrateRoute>['body'];
+type Migrate = typeof contentMigrateRoute;
 type MigrationSampleItem = MigrationResult['sample'][number];
 
 /** A document the migration would leave invalid, and why (keyed by JSON path). */
@@ -129,14 +129,97 @@ async function referenceProblems(
   return problems;
 }
 
+/** Dependencies of the content migrations service. */
+export interface ContentMigrationsDeps {
+  db: Db;
+  outbox: Outbox;
+  schemas: SchemaReader;
+  clock: Clock;
+}
+
+/** The route this service answers, declared against it. */
+interface ContentMigrationRoutes {
+  migrate: ActionMethod<Migrate, EnvironmentContext>;
+}
+
 /**
  * Content migrations (decisions.md §4): ordered operations on the draft frontmatter of every live
  * document of a type, checked against the schema in force, applied in one transaction with the
  * events a draft update records, once per (environment, name). Published versions are never touched.
  */
-export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; schemas: SchemaReader; clock: Clock }) {
+export class ContentMigrationsService implements ContentMigrationRoutes {
+  constructor(private readonly deps: ContentMigrationsDeps) {}
+
+  /** Plans (dry run) or applies a named migration to the target environment. */
+  async migrate(ctx: EnvironmentContext, { body: input }: ActionInput<Migrate>): Promise<MigrationResult> {
+    const { target } = ctx;
+    assertOperationPaths(input.operations);
+    const apply = !input.dryRun;
+    // Runs again from the start when PostgreSQL aborts it on a deadlock: only the database is touched.
+    return withTransaction(this.deps.db, async (tx) => {
+      const at = this.deps.clock();
+      const typed = requireSchemaType(await this.deps.schemas.load(tx, target), input.type);
+      // Applying claims the name first: a concurrent application of it waits here, then finds it taken.
+      const record = apply
+        ? await insertContentMigrationIfNew(tx, target, {
+            id: randomUUID(),
+            name: input.name,
+            type: input.type,
+            operations: input.operations,
+            by: ctx.principal.id,
+            at,
+          })
+        : null;
+      if (!record) {
+        const existing = await findContentMigration(tx, target, input.name);
+        if (existing) throw alreadyApplied(existing, target, !apply);
+        // Only a dry run gets here: nothing of that name was applied.
+        if (apply) throw new Error(`migration "${input.name}" neither inserted nor found`);
+      }
+
+      let after: DocumentCursor | null = null;
+      let matched = 0;
+      let changed = 0;
+      const sample: MigrationSampleItem[] = [];
+      const invalid = { reported: [] as InvalidDocument[], count: 0 };
+      for (;;) {
+        const rows = await listDocumentsOfTypeAfter(tx, target, {
+          type: input.type,
+          after,
+          limit: MIGRATION_BATCH_SIZE,
+          forUpdate: apply,
+        });
+        matched += rows.length;
+        const batch = await this.planBatch(tx, target, typed, rows, input.operations);
+        invalid.count += batch.invalid.length;
+        invalid.reported.push(...batch.invalid.slice(0, MAX_REPORTED_INVALID_DOCUMENTS - invalid.reported.length));
+        changed += batch.changes.length;
+        for (const change of batch.changes) {
+          if (sample.length < MIGRATION_SAMPLE_SIZE) {
+            const { row } = change;
+            sample.push({
+              documentId: row.id,
+              path: row.path,
+              locale: row.locale,
+              before: row.draftFrontmatter,
+              after: change.frontmatter,
+            });
+          }
+          // Once any document fails, the transaction is rolled back: stop writing, keep validating.
+          if (apply && invalid.count === 0) await this.write(tx, ctx, change, at);
+        }
+        const last = rows[rows.length - 1];
+        if (!last || rows.length < MIGRATION_BATCH_SIZE) break;
+        after = { path: last.path, id: last.id };
+      }
+      if (invalid.count > 0) throw invalidDocuments(invalid, input.type, matched);
+      if (record) await setContentMigrationCounts(tx, target, { id: record.id, matched, changed });
+      return { name: input.name, type: input.type, matched, changed, applied: apply, sample };
+    });
+  }
+
   /** Computes one batch: the changes that pass their schema, and the documents that would not. */
-  async function planBatch(
+  private async planBatch(
     tx: Queryable,
     target: Target,
     typed: TypeInSchema,
@@ -151,7 +234,7 @@ export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; s
       const outcome = applyOperations(row.draftFrontmatter, operations);
       if (!outcome.ok) fail(row, outcome.fields);
       else if (outcome.changed) {
-        const checked = checkFrontmatter(deps.schemas, typed, outcome.frontmatter);
+        const checked = checkFrontmatter(this.deps.schemas, typed, outcome.frontmatter);
         if (checked.fields) fail(row, checked.fields);
         else candidates.push({ row, frontmatter: checked.value });
       }
@@ -167,7 +250,7 @@ export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; s
   }
 
   /** Writes one change as `PUT /content/{id}` would: next draft revision, unpublished changes, `content.updated`. */
-  async function write(tx: Queryable, ctx: EnvironmentContext, change: PlannedChange, at: Date) {
+  private async write(tx: Queryable, ctx: EnvironmentContext, change: PlannedChange, at: Date): Promise<void> {
     const { row } = change;
     const updated = await updateDraftIfRevision(tx, ctx.target, {
       id: row.id,
@@ -179,80 +262,6 @@ export function createContentMigrationsService(deps: { db: Db; outbox: Outbox; s
     });
     // The batch read locked the row, so nobody can have moved its revision.
     if (!updated) throw new Error(`migrated document ${row.id} changed under its row lock`);
-    await recordDocumentEvent(deps.outbox, tx, ctx, 'content.updated', updated);
+    await recordDocumentEvent(this.deps.outbox, tx, ctx, 'content.updated', updated);
   }
-
-  return {
-    /** Plans (dry run) or applies a named migration to the target environment. */
-    async migrate(ctx: EnvironmentContext, input: MigrateInput): Promise<MigrationResult> {
-      const { target } = ctx;
-      assertOperationPaths(input.operations);
-      const apply = !input.dryRun;
-      // Runs again from the start when PostgreSQL aborts it on a deadlock: only the database is touched.
-      return withTransaction(deps.db, async (tx) => {
-        const at = deps.clock();
-        const typed = requireSchemaType(await deps.schemas.load(tx, target), input.type);
-        // Applying claims the name first: a concurrent application of it waits here, then finds it taken.
-        const record = apply
-          ? await insertContentMigrationIfNew(tx, target, {
-              id: randomUUID(),
-              name: input.name,
-              type: input.type,
-              operations: input.operations,
-              by: ctx.principal.id,
-              at,
-            })
-          : null;
-        if (!record) {
-          const existing = await findContentMigration(tx, target, input.name);
-          if (existing) throw alreadyApplied(existing, target, !apply);
-          // Only a dry run gets here: nothing of that name was applied.
-          if (apply) throw new Error(`migration "${input.name}" neither inserted nor found`);
-        }
-
-        let after: DocumentCursor | null = null;
-        let matched = 0;
-        let changed = 0;
-        const sample: MigrationSampleItem[] = [];
-        const invalid = { reported: [] as InvalidDocument[], count: 0 };
-        for (;;) {
-          const rows = await listDocumentsOfTypeAfter(tx, target, {
-            type: input.type,
-            after,
-            limit: MIGRATION_BATCH_SIZE,
-            forUpdate: apply,
-          });
-          matched += rows.length;
-          const batch = await planBatch(tx, target, typed, rows, input.operations);
-          invalid.count += batch.invalid.length;
-          invalid.reported.push(...batch.invalid.slice(0, MAX_REPORTED_INVALID_DOCUMENTS - invalid.reported.length));
-          changed += batch.changes.length;
-          for (const change of batch.changes) {
-            if (sample.length < MIGRATION_SAMPLE_SIZE) {
-              const { row } = change;
-              const before = row.draftFrontmatter;
-              sample.push({
-                documentId: row.id,
-                path: row.path,
-                locale: row.locale,
-                before,
-                after: change.frontmatter,
-              });
-            }
-            // Once any document fails, the transaction is rolled back: stop writing, keep validating.
-            if (apply && invalid.count === 0) await write(tx, ctx, change, at);
-          }
-          const last = rows[rows.length - 1];
-          if (!last || rows.length < MIGRATION_BATCH_SIZE) break;
-          after = { path: last.path, id: last.id };
-        }
-        if (invalid.count > 0) throw invalidDocuments(invalid, input.type, matched);
-        if (record) await setContentMigrationCounts(tx, target, { id: record.id, matched, changed });
-        return { name: input.name, type: input.type, matched, changed, applied: apply, sample };
-      });
-    },
-  };
 }
-
-/** The content migrations service's type, for the action factory. */
-export type ContentMigrationsService = ReturnType<typeof createContentMigrationsService>;
