@@ -1,5 +1,8 @@
 import {
+  type ActionInput,
   CmsError,
+  type contentGetRoute,
+  type contentListRoute,
   type Document,
   invalidQueryParam,
   notFound,
@@ -39,39 +42,16 @@ import {
   resolveReferences,
 } from './reference-resolver.js';
 
-/** `GET /content/{documentId}` as the service takes it. */
-export interface GetDocumentInput {
-  documentId: string;
-  draft: boolean;
-  locale?: string;
-  /** `X-CMS-Locale`, used when the `locale` query is absent. */
+/** `X-CMS-Locale`, used when the `locale` query is absent. */
+interface HeaderLocale {
   headerLocale?: string;
-  resolve?: readonly string[];
-  /** Release preview: read as the site would show it once this release is out. */
-  release?: string;
 }
 
-/** `GET /content` as the service takes it (validated and defaulted by the query schema). */
-export interface ListDocumentsInput {
-  type: string;
-  locale?: string;
-  headerLocale?: string;
-  path?: string;
-  slug?: string;
-  published?: boolean;
-  isDeleted: boolean;
-  hasUnpublishedChanges?: boolean;
-  /** ISO 8601 instant: only documents whose `updatedAt` is later. */
-  updatedSince?: string;
-  draft: boolean;
-  resolve?: readonly string[];
-  limit: number;
-  offset: number;
-  sort: DocumentSort;
-  order?: 'asc' | 'desc';
-  /** Release preview: the list as the site would show it once this release is out. */
-  release?: string;
-}
+/** `GET /content/{documentId}` as the service takes it: the route's validated query, the id, the header locale. */
+export type GetDocumentInput = ActionInput<typeof contentGetRoute>['query'] & { documentId: string } & HeaderLocale;
+
+/** `GET /content` as the service takes it: the route's validated query and the header locale. */
+export type ListDocumentsInput = ActionInput<typeof contentListRoute>['query'] & HeaderLocale;
 
 /** The reads of documents: get, list, overview and variants. */
 export interface ContentReadsService {
