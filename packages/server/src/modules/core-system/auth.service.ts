@@ -1,4 +1,4 @@
-import { CmsError, type MfaChallenge } from '@cms/core';
+import { CmsError, type LoginBody, type LoginMfaBody, type MfaChallenge } from '@cms/core';
 import { noteAuditActor } from '../../audit/audit-scope.js';
 import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
@@ -16,20 +16,14 @@ import { hashToken } from './secret-tokens.js';
 import type { IssuedSession, SessionsService, SignInOrigin } from './sessions.service.js';
 import { normalizeEmail } from './user-records.js';
 
-/** A sign-in attempt: credentials plus where it came from (the client address feeds the backoff). */
-export interface LoginInput extends SignInOrigin {
-  email: string;
-  password: string;
-  /** The client address as seen through trusted proxies. */
-  clientAddress: string;
-}
+/** Where a sign-in comes from; the client address (as seen through trusted proxies) feeds the backoff. */
+type SignInFrom = SignInOrigin & { clientAddress: string };
 
-/** The second sign-in step: the first step's token, a code, and where it came from. */
-export interface LoginMfaInput extends SignInOrigin {
-  challengeToken: string;
-  code: string;
-  clientAddress: string;
-}
+/** A sign-in attempt: core's body (credentials) plus where it came from. */
+export type LoginInput = LoginBody & SignInFrom;
+
+/** The second sign-in step: core's body (the first step's token, a code) plus where it came from. */
+export type LoginMfaInput = LoginMfaBody & SignInFrom;
 
 /** What a right password leads to: a session, or a second step when the user has a second factor. */
 export type LoginOutcome = { session: IssuedSession; mfa?: never } | { mfa: MfaChallenge; session?: never };

@@ -1,4 +1,4 @@
-import { type CreateUserBody, invalidInput, notFound, type Page, type Role } from '@cms/core';
+import { type CreateUserBody, invalidInput, notFound, type Page, type UpdateUserBody } from '@cms/core';
 import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db, Queryable } from '../../storage/db.js';
@@ -30,16 +30,11 @@ const ADMINS_LOCK_KEY = 7_312_004;
 /** Input of `POST /api/v1/users`. */
 export type CreateUserInput = CreateUserBody;
 
-/** Input of `PATCH /api/v1/users/{id}`. */
-export interface UpdateUserInput {
-  role?: Role;
-  disabled?: boolean;
-  password?: string;
-  /** The caller's own password, needed when a signed-in user changes their own. */
-  currentPassword?: string;
-  /** The client address, charged by the login backoff when `currentPassword` is checked. */
-  clientAddress?: string;
-}
+/**
+ * Input of `PATCH /api/v1/users/{id}`: core's body, and the client address, charged by the login
+ * backoff when `currentPassword` is checked.
+ */
+export type UpdateUserInput = UpdateUserBody & { clientAddress?: string };
 
 /** Users of the instance (`users:manage`): list, create, change, delete. */
 export function createUsersService(deps: { db: Db; sessions: SessionsService; clock: Clock; throttle: LoginThrottle }) {
