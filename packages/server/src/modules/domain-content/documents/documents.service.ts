@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { CmsError, type Document, invalidInput } from '@cms/core';
+import {
+  type ActionInput,
+  CmsError,
+  type contentCreateRoute,
+  type contentUpdateRoute,
+  type Document,
+  invalidInput,
+} from '@cms/core';
 import { documentChanges } from '../../../audit/audit-changes.js';
 import { noteAuditChanges } from '../../../audit/audit-scope.js';
 import type { Clock } from '../../../clock.js';
@@ -30,31 +37,18 @@ export interface DocumentsDeps {
   clock: Clock;
 }
 
-/** `POST /content` body plus the `X-CMS-Schema-Hash` header. */
-export interface CreateDocumentInput {
-  type: string;
-  path: string;
-  locale?: string;
-  format: 'md' | 'mdx';
-  frontmatter: Record<string, unknown>;
-  body: string;
-  /** The file's text as written, kept for byte-faithful reads (document-source.ts). */
-  source?: string;
-  translationGroupId?: string;
+/** `POST /content` body as validated (core's contract) plus the `X-CMS-Schema-Hash` header. */
+export type CreateDocumentInput = ActionInput<typeof contentCreateRoute>['body'] & {
   schemaHash: string | undefined;
   /** `X-CMS-Locale`: the locale of a localized type when the body names none (the body wins). */
   localeHeader?: string | undefined;
-}
+};
 
-/** `PUT /content/{documentId}` body plus the `X-CMS-Schema-Hash` header. */
-export interface UpdateDocumentInput {
+/** `PUT /content/{documentId}` body as validated (core's contract), its id and the `X-CMS-Schema-Hash` header. */
+export type UpdateDocumentInput = ActionInput<typeof contentUpdateRoute>['body'] & {
   documentId: string;
-  frontmatter: Record<string, unknown>;
-  body: string;
-  source?: string;
-  draftRevision: number;
   schemaHash: string | undefined;
-}
+};
 
 /** `POST /content/{documentId}/duplicate`: the source and, optionally, the copy's path. */
 export interface DuplicateDocumentInput {
