@@ -1,4 +1,11 @@
-import { CmsError, invalidInput, type PromotePlanItem, type PromoteResult } from '@cms/core';
+import {
+  type ActionInput,
+  CmsError,
+  type environmentsPromoteRoute,
+  invalidInput,
+  type PromotePlanItem,
+  type PromoteResult,
+} from '@cms/core';
 import type { Clock } from '../../../clock.js';
 import type { ProjectContext, ProjectTarget, RequestContext, Target } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
@@ -17,13 +24,8 @@ import type { Outbox } from '../outbox.js';
 import { loadMergedSchema } from '../schema/schema-layers.js';
 import { type PlannedPromotion, planPromotion } from './promotion-plan.js';
 
-/** Body of `POST /api/v1/environments/{name}/promote`, with the source from the path. */
-export interface PromoteInput {
-  source: string;
-  target: string;
-  dryRun?: boolean;
-  documentIds?: string[];
-}
+/** Body of `POST /api/v1/environments/{name}/promote` as validated (core's contract), with the source from the path. */
+export type PromoteInput = ActionInput<typeof environmentsPromoteRoute>['body'] & { source: string };
 
 function toItem(planned: PlannedPromotion): PromotePlanItem {
   const { source, action, reason } = planned;
@@ -136,7 +138,7 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
       if (source.environmentId === target.environmentId) {
         throw invalidInput({ 'body.target': 'must differ from the source environment' });
       }
-      const apply = input.dryRun !== true;
+      const apply = !input.dryRun;
       // Runs again from the start when the database aborts it on a deadlock (storage/db.ts).
       return withTransaction(deps.db, async (tx) => {
         if (apply && !(await lockPromotionTarget(tx, target))) {
