@@ -1,7 +1,7 @@
 /** Exit 5 wins: a push with a conflict and a refused document exits 5, and overwrites nothing of either. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
-import { buildCli, CONFIG_MJS, createWorkspace } from '../support/cli-harness.js';
+import { buildCli, CONFIG_MJS, workspaceOn } from '../support/cli-harness.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -18,12 +18,7 @@ afterAll(async () => {
 
 describe('the exit code of a push with conflicts and failures', () => {
   it('is 5 when a conflict and a failure happen in one run', async () => {
-    const ws = await createWorkspace({
-      CMS_SERVER_URL: server.url,
-      CMS_API_KEY: server.adminKey,
-      CMS_PROJECT: 'default',
-      CMS_ENVIRONMENT: 'production',
-    });
+    const ws = await workspaceOn(server);
     await ws.write('cms.config.mjs', CONFIG_MJS);
     await ws.write('content/pages/both.md', '---\ntitle: Both\n---\nv1\n');
     expect((await ws.run(['schema', 'sync', '--yes'])).code).toBe(0);

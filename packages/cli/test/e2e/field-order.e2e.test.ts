@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
-import { buildCli, createWorkspace, type Workspace } from '../support/cli-harness.js';
+import { buildCli, type Workspace, workspaceOn } from '../support/cli-harness.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -54,12 +54,7 @@ function keysOf(text: string): string[] {
 let server: TestServer;
 const open: Workspace[] = [];
 const workspace = async () => {
-  const ws = await createWorkspace({
-    CMS_SERVER_URL: server.url,
-    CMS_API_KEY: server.adminKey,
-    CMS_PROJECT: 'default',
-    CMS_ENVIRONMENT: 'production',
-  });
+  const ws = await workspaceOn(server);
   open.push(ws);
   return ws;
 };

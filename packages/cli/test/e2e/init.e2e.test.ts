@@ -1,7 +1,7 @@
 /** `cms init` through the built binary: from markdown (infer, write, sync, import) and from a server schema. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
-import { buildCli, createWorkspace } from '../support/cli-harness.js';
+import { buildCli, workspaceOn } from '../support/cli-harness.js';
 
 // Each test runs the binary several times; a loaded machine makes a process start take seconds.
 vi.setConfig({ testTimeout: 180_000 });
@@ -19,12 +19,7 @@ afterAll(async () => {
 
 describe('cms init', () => {
   it('infers types, fields and locales from markdown, writes a typed config, syncs and imports', async () => {
-    const ws = await createWorkspace({
-      CMS_SERVER_URL: server.url,
-      CMS_API_KEY: server.adminKey,
-      CMS_PROJECT: 'default',
-      CMS_ENVIRONMENT: 'production',
-    });
+    const ws = await workspaceOn(server);
     await ws.write('README.md', '# not content\n');
     await ws.write('content/posts/hello.en.md', '---\ntitle: Hello\ndate: 2024-01-01\ntags: [a, b]\n---\nHi\n');
     await ws.write('content/posts/hello.fr.md', '---\ntitle: Bonjour\ndate: 2024-01-02\ntags: [c]\n---\nSalut\n');
@@ -67,12 +62,7 @@ describe('cms init', () => {
   });
 
   it('against a server with a schema, writes the config from it (schema diff then clean)', async () => {
-    const ws = await createWorkspace({
-      CMS_SERVER_URL: server.url,
-      CMS_API_KEY: server.adminKey,
-      CMS_PROJECT: 'default',
-      CMS_ENVIRONMENT: 'production',
-    });
+    const ws = await workspaceOn(server);
     const init = await ws.run(['init', '--yes', '--json']);
     expect(init.code, init.stderr).toBe(0);
     expect(init.json.data.source).toBe('server');

@@ -6,7 +6,7 @@ import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
-import { buildCli, CONFIG_MJS, createWorkspace } from '../support/cli-harness.js';
+import { buildCli, CONFIG_MJS, workspaceOn } from '../support/cli-harness.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -23,12 +23,7 @@ afterAll(async () => {
 
 describe('the stat cache', () => {
   it('records stats of unchanged files and still sees an edit of the same size', async () => {
-    const ws = await createWorkspace({
-      CMS_SERVER_URL: server.url,
-      CMS_API_KEY: server.adminKey,
-      CMS_PROJECT: 'default',
-      CMS_ENVIRONMENT: 'production',
-    });
+    const ws = await workspaceOn(server);
     await ws.write('cms.config.mjs', CONFIG_MJS);
     await ws.write('content/pages/a.md', '---\ntitle: Aaaa\n---\n');
     await ws.write('content/pages/b.md', '---\ntitle: Bbbb\n---\n');

@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
-import { BIN, buildCli, createWorkspace, type Workspace } from '../support/cli-harness.js';
+import { BIN, buildCli, type Workspace, workspaceOn } from '../support/cli-harness.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -27,12 +27,7 @@ beforeAll(async () => {
   if (!hasScript) return;
   buildCli();
   server = await startTestServer();
-  ws = await createWorkspace({
-    CMS_SERVER_URL: server.url,
-    CMS_API_KEY: server.adminKey,
-    CMS_PROJECT: 'default',
-    CMS_ENVIRONMENT: 'production',
-  });
+  ws = await workspaceOn(server);
   await ws.write('content/posts/hello.md', '---\ntitle: Hello\n---\nHi\n');
 }, 120_000);
 

@@ -7,7 +7,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
-import { buildCli, createWorkspace, type Workspace } from '../support/cli-harness.js';
+import { buildCli, type Workspace, workspaceOn } from '../support/cli-harness.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -17,12 +17,7 @@ let ws: Workspace;
 beforeAll(async () => {
   buildCli();
   server = await startTestServer();
-  ws = await createWorkspace({
-    CMS_SERVER_URL: server.url,
-    CMS_API_KEY: server.adminKey,
-    CMS_PROJECT: 'default',
-    CMS_ENVIRONMENT: 'production',
-  });
+  ws = await workspaceOn(server);
 }, 120_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
-import { buildCli, createWorkspace, type Workspace } from '../support/cli-harness.js';
+import { buildCli, type Workspace, workspaceOn } from '../support/cli-harness.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -128,12 +128,7 @@ let ws: Workspace;
 beforeAll(async () => {
   buildCli();
   server = await startTestServer();
-  ws = await createWorkspace({
-    CMS_SERVER_URL: server.url,
-    CMS_API_KEY: server.adminKey,
-    CMS_PROJECT: 'default',
-    CMS_ENVIRONMENT: 'production',
-  });
+  ws = await workspaceOn(server);
   await ws.write('cms.config.mjs', config());
   const sync = await ws.run(['schema', 'sync', '--yes', '--json']);
   expect(sync.code, sync.stderr).toBe(0);

@@ -36,6 +36,16 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
+/** A workspace whose `cms` talks to `server` with its admin key, in the default project's production environment. */
+export function workspaceOn(server: { url: string; adminKey: string }): Promise<Workspace> {
+  return createWorkspace({
+    CMS_SERVER_URL: server.url,
+    CMS_API_KEY: server.adminKey,
+    CMS_PROJECT: 'default',
+    CMS_ENVIRONMENT: 'production',
+  });
+}
+
 export async function createWorkspace(env: Record<string, string>): Promise<Workspace> {
   const dir = await mkdtemp(join(tmpdir(), 'cms-cli-'));
   const baseEnv: Record<string, string> = {
