@@ -118,6 +118,12 @@ describe('GET /content/{documentId}/versions/{version}', () => {
     expect(missing.body.error.code).toBe('NOT_FOUND');
     const malformed = await t.request('GET', `/api/v1/content/${doc.documentId}/versions/first`);
     expect(malformed.status).toBe(400);
+    // Numbers no version can reach (past PostgreSQL's integer, or past any number) are malformed too.
+    for (const huge of ['2147483648', '1e309', '99999999999999999999']) {
+      const answer = await t.request('GET', `/api/v1/content/${doc.documentId}/versions/${huge}`);
+      expect(answer.status, huge).toBe(400);
+      expect(answer.body.error.code, huge).toBe('INVALID_INPUT');
+    }
   });
 });
 
