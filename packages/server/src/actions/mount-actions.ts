@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { runInAuditScope } from '../audit/audit-scope.js';
 import { auditScopeOf, isAudited } from '../http/audit-hook.js';
-import { checkRequestInput, withIntegerBounds } from '../http/input-rules.js';
+import { checkRequestInput, numericParametersOf, withIntegerBounds } from '../http/input-rules.js';
 import type { ActionInput, AnyAction, JsonSchema } from './define-action.js';
 
 /** Mounts every action from its declaration: validation, serialization, envelope, status. */
@@ -21,6 +21,7 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
     const query = withIntegerBounds(querySchemaOf(action));
     const params = withIntegerBounds(action.request?.params);
     const requestBody = withIntegerBounds(action.request?.body);
+    const numeric = { query: numericParametersOf(query), params: numericParametersOf(params) };
     const route: RouteOptions = {
       method: action.method,
       url: toRouterPath(action.path),
@@ -36,7 +37,7 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
       // The input rules (docs/api.md "Input rules") run before schema validation, on every route.
       preValidation: (request, _reply, done) => {
         try {
-          checkRequestInput(request);
+          checkRequestInput(request, numeric);
           done(repeatedQueryParamsError(request, action) ?? undefined);
         } catch (error: unknown) {
           done(error as Error);

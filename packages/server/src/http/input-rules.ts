@@ -4,11 +4,14 @@
  *   PostgreSQL: no NUL character (U+0000) and no lone UTF-16 surrogate;
  * - a JSON body nests at most {@link MAX_JSON_DEPTH} levels of objects and arrays;
  * - every integer of a request schema (body field, query or path parameter) lies within the range of
- *   the column it reaches: `mountActions` adds `minimum`/`maximum` where a declaration has none.
+ *   the column it reaches: `mountActions` adds `minimum`/`maximum` where a declaration has none;
+ * - no number is past the largest a double holds (`1e309`): a JSON body's would be read as Infinity,
+ *   and a query or path parameter's would be coerced to Infinity, which passes the schema's bounds.
  * The walks are iterative, so a body nested 10,000 levels deep cannot overflow the stack.
  */
 import { invalidInput, invalidQueryParam } from '@cms/core';
 import type { JsonSchema } from '../actions/define-action.js';
+import { describeSchema } from './validation-messages.js';
 
 /** Deepest nesting of objects and arrays a JSON body may have (the top-level value is depth 1). */
 export const MAX_JSON_DEPTH = 64;
@@ -49,6 +52,9 @@ export function jsonValueProblem(value: unknown, root: string): Record<string, s
       if (reason) return { [item.path]: reason };
       continue;
     }
+    if (typeof current === 'number' && !Number.isFinite(current)) {
+      return { [item.path]: PAST_ANY_NUMBER };
+    }
     if (current === null || typeof current !== 'object') continue;
     if (item.depth > MAX_JSON_DEPTH) {
       return {
@@ -71,11 +77,33 @@ export function jsonValueProblem(value: unknown, root: string): Record<string, s
   return null;
 }
 
+const PAST_ANY_NUMBER = 'is a number past the largest one there is (1.7976931348623157e308): send a smaller number';
+
+/** The numeric parameters of a route's query and path schemas (after {@link withIntegerBounds}). */
+export interface NumericParameters {
+  query: ReadonlyMap<string, JsonSchema>;
+  params: ReadonlyMap<string, JsonSchema>;
+}
+
+/** Each property of a flat (query or path) object schema whose type is `integer` or `number`. */
+export function numericParametersOf(schema: JsonSchema | undefined): ReadonlyMap<string, JsonSchema> {
+  const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+  const numeric = new Map<string, JsonSchema>();
+  for (const [name, property] of Object.entries(properties)) {
+    const types = ([] as unknown[]).concat(property.type ?? []);
+    if (types.includes('integer') || types.includes('number')) numeric.set(name, property);
+  }
+  return numeric;
+}
+
 /** The rules applied to a request's parts before schema validation; throws the 400 to answer. */
-export function checkRequestInput(parts: { params?: unknown; query?: unknown; body?: unknown }): void {
-  const queryProblem = flatStringsProblem(parts.query);
+export function checkRequestInput(
+  parts: { params?: unknown; query?: unknown; body?: unknown },
+  numeric?: NumericParameters,
+): void {
+  const queryProblem = flatStringsProblem(parts.query, numeric?.query);
   if (queryProblem) throw invalidQueryParam(queryProblem);
-  const paramsProblem = flatStringsProblem(parts.params);
+  const paramsProblem = flatStringsProblem(parts.params, numeric?.params);
   if (paramsProblem) throw invalidInput(prefixed('params', paramsProblem));
   if (parts.body !== undefined) {
     const bodyProblem = jsonValueProblem(parts.body, 'body');
@@ -83,18 +111,36 @@ export function checkRequestInput(parts: { params?: unknown; query?: unknown; bo
   }
 }
 
-/** Query strings and path parameters: names to strings or arrays of strings, one level. */
-function flatStringsProblem(values: unknown): Record<string, string> | null {
+/**
+ * Query strings and path parameters: names to strings or arrays of strings, one level. A numeric
+ * parameter whose text reads as Infinity (`1e309`) is refused here, before coercion makes it a number
+ * every bound lets through.
+ */
+function flatStringsProblem(
+  values: unknown,
+  numeric: ReadonlyMap<string, JsonSchema> = new Map(),
+): Record<string, string> | null {
   if (!values || typeof values !== 'object') return null;
   for (const [name, value] of Object.entries(values)) {
     const nameReason = unstorableReason(name);
     if (nameReason) return { [JSON.stringify(name)]: `is a parameter name that ${nameReason}` };
+    const schema = numeric.get(name);
     for (const item of Array.isArray(value) ? value : [value]) {
-      const reason = typeof item === 'string' ? unstorableReason(item) : null;
+      if (typeof item !== 'string') continue;
+      const reason = unstorableReason(item) ?? (schema && readsAsInfinity(item) ? rangeReason(schema, item) : null);
       if (reason) return { [name]: reason };
     }
   }
   return null;
+}
+
+function readsAsInfinity(text: string): boolean {
+  return Math.abs(Number(text)) === Number.POSITIVE_INFINITY;
+}
+
+/** `must be an integer from 1 to 100; got "1e309"`, from the parameter's own schema. */
+function rangeReason(schema: JsonSchema, sent: string): string {
+  return `must be ${describeSchema(schema)}; got ${JSON.stringify(sent)}`;
 }
 
 function prefixed(prefix: string, fields: Record<string, string>): Record<string, string> {

@@ -108,6 +108,39 @@ describe('integer bounds', () => {
     const response = await t.request('GET', `/api/v1/content/${documentId}/versions/99999999999999`);
     expectInvalid(response, 'INVALID_INPUT', 'params.version', /integer from 1 to 2147483647/);
   });
+
+  // '1e309' reads as Infinity, which coercion would let past every bound.
+  it.each(['1e309', '-1e400', 'Infinity'])(
+    'refuses %s in a path parameter as the malformed number it is',
+    async (huge) => {
+      const response = await t.request('GET', `/api/v1/content/${documentId}/versions/${huge}`);
+      expectInvalid(response, 'INVALID_INPUT', 'params.version', /integer from 1 to 2147483647; got "/);
+    },
+  );
+
+  it.each(['1e309', 'Infinity'])('refuses %s as a query limit, naming the range', async (huge) => {
+    for (const path of ['/api/v1/audit', '/api/v1/content']) {
+      const response = await t.request(
+        'GET',
+        `${path}?limit=${huge}`,
+        path === '/api/v1/audit' ? { environment: null } : {},
+      );
+      expectInvalid(response, 'INVALID_QUERY_PARAM', 'limit', new RegExp(`integer from 1 to \\d+; got "${huge}"`));
+    }
+  });
+
+  it('keeps a text parameter that reads as a huge number', async () => {
+    const response = await t.request('GET', '/api/v1/search?q=1e309');
+    expect(response.status, response.text).toBe(200);
+  });
+
+  it('refuses a number in a JSON body past the largest double', async () => {
+    const response = await t.request('POST', '/api/v1/content', {
+      headers: { ...hashHeader(), 'content-type': 'application/json' },
+      rawBody: `{"type":"post","path":"${uniquePath()}","frontmatter":{"title":"T","slug":"t","rating":1e400}}`,
+    });
+    expectInvalid(response, 'INVALID_INPUT', 'body.frontmatter.rating', /past the largest/);
+  });
 });
 
 describe('Content-Type: application/json with an empty body', () => {

@@ -1,5 +1,4 @@
-import { invalidInput, notFound, type Page, type RestoreVersionResult } from '@cms/core';
-import { INT_MAX } from '../../../http/input-rules.js';
+import { notFound, type Page, type RestoreVersionResult } from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
 import {
@@ -17,16 +16,6 @@ import type { DocumentsDeps } from './documents.service.js';
 export type VersionEntry = Pick<VersionRow, 'version' | 'publishedAt' | 'publishedBy' | 'changeSummary'>;
 
 /** Version history: list, read one snapshot, restore a snapshot into the draft. */
-/**
- * A version number is a whole number from 1 to PostgreSQL's integer maximum. The path schema says so, but
- * a number past any float (`1e309`) reaches here as Infinity: refused as the malformed input it is.
- */
-function assertVersionNumber(version: number): void {
-  if (!Number.isInteger(version) || version < 1 || version > INT_MAX) {
-    throw invalidInput({ version: `must be a whole number from 1 to ${INT_MAX}` });
-  }
-}
-
 export function createDocumentVersionsService(deps: DocumentsDeps) {
   /** The document must exist here (soft-deleted ones keep their history readable). */
   const assertDocumentExists = async (ctx: EnvironmentContext, documentId: string) => {
@@ -56,7 +45,6 @@ export function createDocumentVersionsService(deps: DocumentsDeps) {
 
     /** One version with its snapshot. */
     async get(ctx: EnvironmentContext, input: { documentId: string; version: number }): Promise<VersionRow> {
-      assertVersionNumber(input.version);
       await assertDocumentExists(ctx, input.documentId);
       const version = await findVersion(deps.db, ctx.target, input);
       if (!version) throw notFound(`Version ${input.version} of document ${input.documentId}`);
@@ -71,7 +59,6 @@ export function createDocumentVersionsService(deps: DocumentsDeps) {
       ctx: EnvironmentContext,
       input: { documentId: string; version: number },
     ): Promise<RestoreVersionResult> {
-      assertVersionNumber(input.version);
       const { target } = ctx;
       return withTransaction(deps.db, async (tx) => {
         const current = await getDocumentForChange(tx, target, input.documentId);
