@@ -30,7 +30,7 @@ import { pendingInviteActions } from './pending-invites.actions.js';
 import { projectActions } from './projects.actions.js';
 import { createProjectsService } from './projects.service.js';
 import { samlActions } from './saml.actions.js';
-import { createSamlService } from './saml.service.js';
+import { SamlService } from './saml.service.js';
 import { readOrCreateSamlSpKeys, type SamlSpKeys } from './saml-sp-keys.js';
 import { createSessionAuthenticator } from './session-authenticator.js';
 import { cookiePolicyFor } from './session-cookies.js';
@@ -102,7 +102,7 @@ export const coreSystemModule: ServerModule = {
     });
     // The SP signing pair: from the environment, else generated into the data dir at first use (embedded).
     let spKeys: Promise<SamlSpKeys | null> | null = null;
-    const saml = createSamlService({
+    const saml = new SamlService({
       db,
       clock,
       publicUrl: config.publicUrl,
