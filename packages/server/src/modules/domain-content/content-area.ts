@@ -6,7 +6,7 @@ import { createDocumentVersionsService } from './documents/document-versions.ser
 import { documentActions } from './documents/documents.actions.js';
 import { createDocumentsService } from './documents/documents.service.js';
 import { documentBatchActions } from './documents/documents-batch.actions.js';
-import { createDocumentsBatchService } from './documents/documents-batch.service.js';
+import { DocumentsBatchService } from './documents/documents-batch.service.js';
 import type { DomainShared } from './domain-shared.js';
 import { createEnvironmentCloneService } from './environments/environment-clone.service.js';
 import { environmentPromoteActions } from './environments/environment-promote.actions.js';
@@ -32,7 +32,7 @@ export async function setupContentArea(deps: ServerDeps, shared: DomainShared): 
     actions: [
       ...schemaActions(schema),
       ...documentActions(documents, lifecycle),
-      ...documentBatchActions(createDocumentsBatchService({ ...documentDeps, statistics: shared.statistics })),
+      ...documentBatchActions(new DocumentsBatchService({ ...documentDeps, statistics: shared.statistics })),
       ...documentVersionActions(lifecycle, versions),
       ...environmentPromoteActions(promotion),
       ...contentMigrationActions(migrations),

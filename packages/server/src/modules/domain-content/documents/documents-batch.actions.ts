@@ -9,8 +9,7 @@ export function documentBatchActions(batch: DocumentsBatchService): AnyAction[] 
       route: contentBatchRoute,
       permissions: [],
       anyPermissions: ['content:write', 'content:write:draft'],
-      handler: async ({ body, headers }, ctx) =>
-        batch.apply(ctx, { operations: body.operations, schemaHash: headers['x-cms-schema-hash'] }),
+      handler: async (input, ctx) => batch.apply(ctx, input),
     }),
   ];
 }

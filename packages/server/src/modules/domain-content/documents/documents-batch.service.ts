@@ -1,4 +1,13 @@
-import { type BatchOperation, type BatchResult, CmsError, type ContentBatchResult, catalogCode } from '@cms/core';
+import {
+  type ActionInput,
+  type ActionResult,
+  type BatchOperation,
+  type BatchResult,
+  CmsError,
+  type ContentBatchResult,
+  catalogCode,
+  type contentBatchRoute,
+} from '@cms/core';
 import { documentChanges } from '../../../audit/audit-changes.js';
 import { noteAuditChanges, noteAuditTarget } from '../../../audit/audit-scope.js';
 import type { EnvironmentContext } from '../../../http/request-context.js';
@@ -19,11 +28,10 @@ import { assertSchemaHash, referencedIds, referenceProblemsIn } from './document
 import { toDocumentView } from './document-view.js';
 import { createDocumentsService, type DocumentsDeps, type DocumentsService } from './documents.service.js';
 
-/** `POST /content/batch` body plus the `X-CMS-Schema-Hash` header. */
-export interface ContentBatchInput {
-  operations: readonly BatchOperation[];
-  schemaHash: string | undefined;
-}
+type Batch = typeof contentBatchRoute;
+
+/** What the batch service needs: the documents service's dependencies, and whom to tell of bulk writes. */
+export type DocumentsBatchDeps = DocumentsDeps & { statistics?: BulkStatistics };
 
 /**
  * Many draft creates and updates in one transaction (one commit instead of one per document): an
@@ -37,52 +45,71 @@ export interface ContentBatchInput {
  * before anything is written. Errors that are not the API's (a bug, a lost connection) fail the
  * whole request and roll everything back.
  */
-export function createDocumentsBatchService(deps: DocumentsDeps & { statistics?: BulkStatistics }) {
+export class DocumentsBatchService {
+  constructor(private readonly deps: DocumentsBatchDeps) {}
+
+  /** `POST /content/batch`: the operations in order, in one transaction. */
+  async apply(ctx: EnvironmentContext, { body, headers }: ActionInput<Batch>): Promise<ActionResult<Batch>> {
+    const schemaHash = headers['x-cms-schema-hash'];
+    const answer = await withTransaction(this.deps.db, (tx) => this.applyIn(tx, ctx, body.operations, schemaHash));
+    // Committed: a push of many batches leaves the planner's statistics fresh (bulk-statistics.ts).
+    this.deps.statistics?.noteBulkWrite(['documents'], answer.applied);
+    return answer;
+  }
+
+  /** The batch inside its transaction; PostgreSQL may run it again after a deadlock. */
+  private async applyIn(
+    tx: Queryable,
+    ctx: EnvironmentContext,
+    operations: readonly BatchOperation[],
+    schemaHash: string | undefined,
+  ): Promise<ContentBatchResult> {
+    const { deps } = this;
+    const schema = await deps.schemas.load(tx, ctx.target);
+    assertSchemaHash(schema, schemaHash);
+    // The same service on this transaction, checking every operation against the schema whose hash
+    // was just checked: it only hands `db` to `withTransaction`, which joins it.
+    const documents = createDocumentsService({
+      ...deps,
+      schemas: pinnedSchema(deps.schemas, schema),
+      db: tx as unknown as Db,
+    });
+    const fast = await planFastCreates(deps, tx, ctx, schema, operations);
+    // Built afresh on every attempt.
+    const results: BatchResult[] = [];
+    // Creates checked free, waiting to be inserted together before the next operation runs.
+    let pending: PendingCreate[] = [];
+    const flush = async () => {
+      if (pending.length > 0) results.push(...(await insertPending(deps, tx, ctx, documents, pending, schemaHash)));
+      pending = [];
+    };
+    for (const [index, operation] of operations.entries()) {
+      const planned = fast.get(index);
+      if (planned) {
+        // Stamped now, as `documents.create` would be: the clock is read in operation order.
+        const doc = newDocumentOf(ctx, planned.input, planned.checked, { groupId: undefined, at: deps.clock() });
+        pending.push({ operation: planned.operation, doc });
+        continue;
+      }
+      await flush();
+      results.push(await runOne(tx, ctx, documents, operation, schemaHash));
+    }
+    await flush();
+    const applied = results.filter((r) => r.ok).length;
+    return { results, applied, failed: results.length - applied };
+  }
+}
+
+/**
+ * The schema reader of one batch: `load` answers the schema the batch checked, one lookup per
+ * batch instead of one per document, and one schema for the whole batch.
+ */
+function pinnedSchema(schemas: SchemaReader, schema: EffectiveSchema | null): SchemaReader {
   return {
-    async apply(ctx: EnvironmentContext, input: ContentBatchInput): Promise<ContentBatchResult> {
-      const { target } = ctx;
-      const answer = await withTransaction(deps.db, async (tx) => {
-        const schema = await deps.schemas.load(tx, target);
-        assertSchemaHash(schema, input.schemaHash);
-        // Every operation is checked against the schema whose hash was just checked: one lookup per
-        // batch instead of one per document, and one schema for the whole batch.
-        const schemas: SchemaReader = {
-          find: (t) => deps.schemas.find(t),
-          load: async () => schema,
-          validatorFor: (s, type) => deps.schemas.validatorFor(s, type),
-          invalidate: () => deps.schemas.invalidate(),
-        };
-        // The same service on this transaction: it only hands `db` to `withTransaction`, which joins it.
-        const documents = createDocumentsService({ ...deps, schemas, db: tx as unknown as Db });
-        const fast = await planFastCreates(deps, tx, ctx, schema, input.operations);
-        // Built afresh on every attempt: PostgreSQL may run this function again after a deadlock.
-        const results: BatchResult[] = [];
-        // Creates checked free, waiting to be inserted together before the next operation runs.
-        let pending: PendingCreate[] = [];
-        const flush = async () => {
-          if (pending.length > 0)
-            results.push(...(await insertPending(deps, tx, ctx, documents, pending, input.schemaHash)));
-          pending = [];
-        };
-        for (const [index, operation] of input.operations.entries()) {
-          const planned = fast.get(index);
-          if (planned) {
-            // Stamped now, as `documents.create` would be: the clock is read in operation order.
-            const doc = newDocumentOf(ctx, planned.input, planned.checked, { groupId: undefined, at: deps.clock() });
-            pending.push({ operation: planned.operation, doc });
-            continue;
-          }
-          await flush();
-          results.push(await runOne(tx, ctx, documents, operation, input.schemaHash));
-        }
-        await flush();
-        const applied = results.filter((r) => r.ok).length;
-        return { results, applied, failed: results.length - applied };
-      });
-      // Committed: a push of many batches leaves the planner's statistics fresh (bulk-statistics.ts).
-      deps.statistics?.noteBulkWrite(['documents'], answer.applied);
-      return answer;
-    },
+    find: (t) => schemas.find(t),
+    load: async () => schema,
+    validatorFor: (s, type) => schemas.validatorFor(s, type),
+    invalidate: () => schemas.invalidate(),
   };
 }
 
@@ -247,6 +274,3 @@ function withoutOp<T extends { op: string }>(operation: T): Omit<T, 'op'> {
   const { op: _op, ...rest } = operation;
   return rest;
 }
-
-/** The batch service's type, for the action factory. */
-export type DocumentsBatchService = ReturnType<typeof createDocumentsBatchService>;
