@@ -1,28 +1,17 @@
-import { useEffect, useState } from 'react';
-import { type CmsError, content, type OverviewCount } from '../api/index.js';
+import { content } from '../api/index.js';
 import { Slot } from '../extensions/slot.js';
 import { Link } from '../routing/navigation.js';
-import { toApiError, useStudio } from '../state/studio-context.js';
+import { useStudio } from '../state/studio-context.js';
 import { Empty, ErrorNotice, Loading } from '../ui/notice.js';
 import { labelOf } from '../ui/shell.js';
+import { useApiData } from '../ui/use-api-data.js';
 
 /** Overview counts per type, then the widgets modules put in `dashboard.main` (recent changes). */
 export function DashboardPage() {
   const { target, types } = useStudio();
-  const [counts, setCounts] = useState<OverviewCount[] | null>(null);
-  const [error, setError] = useState<CmsError | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    setCounts(null);
-    content.overview(target).then(
-      (answer) => live && setCounts(answer.counts),
-      (caught) => live && setError(toApiError(caught)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [target]);
+  const overview = useApiData(() => content.overview(target), [target]);
+  const counts = overview.data?.counts ?? null;
+  const error = overview.error;
 
   return (
     <>

@@ -1,35 +1,24 @@
-import { useEffect, useState } from 'react';
-import { type CmsError, type ContentDocument, content } from '../../api/index.js';
+import { content } from '../../api/index.js';
 import { formatTime } from '../../pages/dashboard-page.js';
 import { titleOf } from '../../pages/document-title.js';
 import { Link } from '../../routing/navigation.js';
-import { toApiError, useStudio } from '../../state/studio-context.js';
+import { useStudio } from '../../state/studio-context.js';
 import { Empty, ErrorNotice, Loading } from '../../ui/notice.js';
 import { labelOf } from '../../ui/shell.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import type { SlotWidgetProps } from '../props.js';
 
 /** `dashboard.main` (domain.content): the latest edited documents across types. */
 export function RecentChanges({ title }: SlotWidgetProps<'dashboard.main'>) {
   const { target, types } = useStudio();
-  const [recent, setRecent] = useState<ContentDocument[] | null>(null);
-  const [error, setError] = useState<CmsError | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    setRecent(null);
-    setError(null);
-    Promise.all(types.map((type) => content.recent(target, type.name, 5)))
-      .then((pages) => {
-        if (!live) return;
-        const all = pages.flatMap((page) => page.data);
-        all.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-        setRecent(all.slice(0, 10));
-      })
-      .catch((caught) => live && setError(toApiError(caught)));
-    return () => {
-      live = false;
-    };
-  }, [target, types]);
+  const names = types.map((type) => type.name);
+  // The five latest of each type, merged: the ten latest overall.
+  const { data: recent, error } = useApiData(async () => {
+    const pages = await Promise.all(names.map((name) => content.recent(target, name, 5)));
+    const all = pages.flatMap((page) => page.data);
+    all.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    return all.slice(0, 10);
+  }, [target, names]);
 
   return (
     <section aria-labelledby="recent-heading">
