@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
-import { type CmsError, type ContentDocument, content, type VersionEntry, type VersionSnapshot } from '../api/index.js';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { type CmsError, content, type Target } from '../api/index.js';
 import { changedKeys, showValue, TextDiff } from '../editor/text-diff.js';
 import { Link, navigate } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
@@ -12,52 +13,51 @@ import { titleOf } from './document-title.js';
 type Side = 'draft' | number;
 type Snapshot = { frontmatter: Record<string, unknown>; body: string };
 
+/** A published version's frontmatter and body: never changes once published, so read once. */
+function useVersionSnapshot(target: Target, id: string, side: Side | null) {
+  return useQuery({
+    queryKey: ['content-version', target.project, target.environment, id, side],
+    queryFn: () => content.version(target, id, side as number),
+    enabled: typeof side === 'number',
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
 /** `/content/:type/:id/history`: published versions, a diff between any two (or the draft), restore. */
 export function HistoryPage({ type, id }: { type: string; id: string }) {
   const { target, bootstrap } = useStudio();
-  const [doc, setDoc] = useState<ContentDocument | null>(null);
-  const [versions, setVersions] = useState<VersionEntry[] | null>(null);
-  const [left, setLeft] = useState<Side | null>(null);
+  const client = useQueryClient();
+  // The document and its versions together; a restore puts the new draft in (the versions stay).
+  const historyKey = ['content-history', target.project, target.environment, id];
+  const history = useQuery({
+    queryKey: historyKey,
+    queryFn: async () => {
+      const [doc, page] = await Promise.all([content.get(target, id), content.versions(target, id)]);
+      return { doc, versions: page.data };
+    },
+  });
+  const doc = history.data?.doc ?? null;
+  const versions = history.data?.versions ?? null;
+  // "From" is the latest version until the person picks another side.
+  const [picked, setLeft] = useState<Side | null>(null);
+  const left = picked ?? versions?.[0]?.version ?? null;
   const [right, setRight] = useState<Side>('draft');
-  const [snapshots, setSnapshots] = useState<Record<string, Snapshot>>({});
-  const [error, setError] = useState<CmsError | null>(null);
+  const leftVersion = useVersionSnapshot(target, id, left);
+  const rightVersion = useVersionSnapshot(target, id, right);
+  const [restoreError, setError] = useState<CmsError | null>(null);
+  const readError = history.error ?? leftVersion.error ?? rightVersion.error;
+  const error = restoreError ?? (readError ? toApiError(readError) : null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const editor = `/content/${encodeURIComponent(type)}/${id}`;
 
-  useEffect(() => {
-    let live = true;
-    Promise.all([content.get(target, id), content.versions(target, id)]).then(
-      ([loaded, page]) => {
-        if (!live) return;
-        setDoc(loaded);
-        setVersions(page.data);
-        setLeft(page.data[0]?.version ?? null);
-      },
-      (caught) => live && setError(toApiError(caught)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [target, id]);
-
-  useEffect(() => {
-    for (const side of [left, right]) {
-      if (typeof side !== 'number' || snapshots[side]) continue;
-      content.version(target, id, side).then(
-        (snapshot: VersionSnapshot) => setSnapshots((before) => ({ ...before, [side]: snapshot })),
-        (caught) => setError(toApiError(caught)),
-      );
-    }
-  }, [left, right, snapshots, target, id]);
-
-  const snapshotOf = (side: Side | null): Snapshot | null => {
+  const snapshotOf = (side: Side | null, version: Snapshot | undefined): Snapshot | null => {
     if (side === null) return null;
     if (side === 'draft') return doc ? { frontmatter: doc.frontmatter, body: doc.body } : null;
-    return snapshots[side] ?? null;
+    return version ?? null;
   };
-  const a = snapshotOf(left);
-  const b = snapshotOf(right);
+  const a = snapshotOf(left, leftVersion.data);
+  const b = snapshotOf(right, rightVersion.data);
   const name = (side: Side | null) => (side === 'draft' ? 'current draft' : `version ${side}`);
 
   const restore = async (version: number) => {
@@ -69,7 +69,8 @@ export function HistoryPage({ type, id }: { type: string; id: string }) {
       setMessage(
         `The draft now holds version ${result.restoredFromVersion} (revision ${result.draftRevision}). Publish it to make it live.`,
       );
-      setDoc(await content.get(target, id));
+      const fresh = await content.get(target, id);
+      client.setQueryData<typeof history.data>(historyKey, (before) => before && { ...before, doc: fresh });
     } catch (caught) {
       setError(toApiError(caught));
     } finally {

@@ -1,5 +1,5 @@
-import { type FormEvent, useEffect, useState } from 'react';
-import type { CmsError } from '../../api/index.js';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { ErrorNotice } from '../../ui/notice.js';
@@ -19,42 +19,23 @@ type Filters = Pick<AuditListQuery, 'action' | 'actor' | 'outcome' | 'type' | 'f
 export function ActivityPage() {
   const { target } = useStudio();
   const [filters, setFilters] = useState<Filters>({});
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<CmsError | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const project = { project: target.project };
-
-  useEffect(() => {
-    let live = true;
-    setEntries(null);
-    setError(null);
-    activity.list({ project: target.project }, { ...filters, limit: ACTIVITY_PAGE_SIZE }).then(
-      (page) => {
-        if (!live) return;
-        setEntries(page.data);
-        setCursor(page.pagination.nextCursor);
-      },
-      (caught) => live && setError(toApiError(caught)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [target.project, filters]);
-
-  const more = async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await activity.list(project, { ...filters, limit: ACTIVITY_PAGE_SIZE, cursor });
-      setEntries((before) => [...(before ?? []), ...page.data]);
-      setCursor(page.pagination.nextCursor);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setLoadingMore(false);
-    }
-  };
+  const client = useQueryClient();
+  // Pages newest first, each asked with the previous page's cursor ("Show older"). Dropped once
+  // left (gcTime 0): the log grows, so coming back starts again from the newest entries.
+  const queryKey = ['activity', target.project, filters];
+  const log = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) =>
+      activity.list(
+        { project: target.project },
+        { ...filters, limit: ACTIVITY_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
+      ),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.pagination.nextCursor,
+    gcTime: 0,
+  });
+  const entries: AuditEntry[] | null = log.data ? log.data.pages.flatMap((page) => page.data) : null;
+  const error = log.error ? toApiError(log.error) : null;
 
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -80,6 +61,8 @@ export function ActivityPage() {
     if (outcome) next.outcome = outcome;
     if (from) next.from = from;
     if (to) next.to = to;
+    // The same filters again read the log afresh from the newest entry, as new filters do.
+    if (JSON.stringify(next) === JSON.stringify(filters)) void client.resetQueries({ queryKey, exact: true });
     setFilters(next);
   };
 
@@ -142,9 +125,9 @@ export function ActivityPage() {
           </tr>
         )}
       />
-      {cursor ? (
-        <button type="button" onClick={more} disabled={loadingMore}>
-          {loadingMore ? 'Loading…' : 'Show older'}
+      {log.hasNextPage ? (
+        <button type="button" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+          {log.isFetchingNextPage ? 'Loading…' : 'Show older'}
         </button>
       ) : null}
     </>
