@@ -3,7 +3,7 @@ import type { DomainShared } from './domain-shared.js';
 import { createPublishedReadCache } from './read-cache/published-read-cache.js';
 import { publishedReadHooks } from './read-cache/published-read-http.js';
 import { contentReadsActions } from './reads/content-reads.actions.js';
-import { createContentReadsService } from './reads/content-reads.service.js';
+import { ContentReadsService } from './reads/content-reads.service.js';
 import { createPreviewAuthStrategy } from './reads/preview-auth-strategy.js';
 import { previewEventsActions } from './reads/preview-events.actions.js';
 import { createPreviewEventsHub } from './reads/preview-events.js';
@@ -21,7 +21,7 @@ const CACHED_READS = new Set(['content.get', 'content.list']);
  * its actions and the `Authorization: Preview <token>` strategy.
  */
 export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
-  const reads = createContentReadsService({ db: deps.db, schemas: shared.schemas });
+  const reads = new ContentReadsService({ db: deps.db, schemas: shared.schemas });
   const search = createSearchService({ db: deps.db, schemas: shared.schemas });
   const previews = createPreviewTokensService({
     db: deps.db,
