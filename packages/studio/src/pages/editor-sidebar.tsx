@@ -1,8 +1,9 @@
-import { type FormEvent, useEffect, useState } from 'react';
-import { type CmsError, type ContentDocument, content, DEFAULT_LOCALE, type Variant } from '../api/index.js';
+import { type FormEvent, useState } from 'react';
+import { type CmsError, type ContentDocument, content, DEFAULT_LOCALE } from '../api/index.js';
 import { DeleteDocumentDialog } from '../editor/delete-dialog.js';
 import { Slot } from '../extensions/slot.js';
 import { Link, navigate } from '../routing/navigation.js';
+import { useVariants } from '../state/shared-queries.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice, Notice } from '../ui/notice.js';
 import { StatusBadge } from './content-list-page.js';
@@ -28,15 +29,12 @@ export function EditorSidebar({
   const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const [variants, setVariants] = useState<Variant[]>([]);
   const [translateLocale, setTranslateLocale] = useState('');
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const base = `/content/${encodeURIComponent(doc.type)}`;
 
-  useEffect(() => {
-    if (!localized) return;
-    content.variants(target, doc.documentId).then(setVariants, () => setVariants([]));
-  }, [localized, target, doc.documentId]);
+  // Without the list (still loading, or refused) the section offers only "Translate into".
+  const variants = useVariants(target, doc.documentId, localized).data ?? [];
 
   const act = async (work: () => Promise<void>, done?: string) => {
     setBusy(true);
