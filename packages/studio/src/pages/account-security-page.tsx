@@ -1,12 +1,16 @@
 import type { MfaStatus } from '@cms/core';
-import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { mfa } from '../api/index.js';
 import { href } from '../routing/navigation.js';
 import { AuthCard } from '../ui/auth-card.js';
 import { AuthForm, useAuthSubmit } from '../ui/auth-form.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
+import { OneTimeCodeForm } from '../ui/one-time-code-form.js';
 import { TextField } from '../ui/text-field.js';
+
+const MFA_STATUS = ['mfa-status'] as const;
 
 type Step =
   | { kind: 'status' }
@@ -20,17 +24,17 @@ type Step =
  * what the Studio shows instead of itself while `CMS_REQUIRE_MFA=admins` blocks an administrator.
  */
 export function AccountSecurityPage() {
-  const [status, setStatus] = useState<MfaStatus | null>(null);
+  const client = useQueryClient();
+  // Read afresh each time the page opens (gcTime 0: whoever signs in next never sees this one's);
+  // each change answers with the new status, which replaces it. A refusal leaves "Loading…".
+  const status = useQuery({ queryKey: MFA_STATUS, queryFn: () => mfa.status(), gcTime: 0 }).data ?? null;
+  const setStatus = (next: MfaStatus) => client.setQueryData(MFA_STATUS, next);
   const [step, setStep] = useState<Step>({ kind: 'status' });
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [renewCode, setRenewCode] = useState('');
   const { busy, error, submit } = useAuthSubmit();
   const renewal = useAuthSubmit();
-
-  useEffect(() => {
-    mfa.status().then(setStatus, () => setStatus(null));
-  }, []);
 
   if (step.kind === 'codes') {
     const text = step.recoveryCodes.join('\n');
@@ -73,10 +77,14 @@ export function AccountSecurityPage() {
           <span className="muted">Secret key: </span>
           <code>{step.secret}</code> <CopyButton text={step.secret} label="Copy key" confirm="beside" />
         </p>
-        <AuthForm
+        <OneTimeCodeForm
+          label="Code from your app"
+          name="code"
+          inputMode="numeric"
+          value={code}
+          onChange={setCode}
           error={error}
           busy={busy}
-          disabled={!code}
           submitLabel="Turn on"
           busyLabel="Checking…"
           onSubmit={() =>
@@ -87,17 +95,7 @@ export function AccountSecurityPage() {
               return 'stay';
             })
           }
-        >
-          <TextField
-            label="Code from your app"
-            name="code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            required
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
-        </AuthForm>
+        />
       </AuthCard>
     );
   }
@@ -120,10 +118,13 @@ export function AccountSecurityPage() {
         {status.required ? <p>This server requires it for administrators.</p> : null}
         <h2>New recovery codes</h2>
         <p>Replace all your recovery codes with ten new ones, for example when you have used most of them.</p>
-        <AuthForm
+        <OneTimeCodeForm
+          label="Code from your app or a recovery code"
+          name="renew-code"
+          value={renewCode}
+          onChange={setRenewCode}
           error={renewal.error}
           busy={renewal.busy}
-          disabled={!renewCode}
           submitLabel="New recovery codes"
           busyLabel="Checking…"
           onSubmit={() =>
@@ -135,16 +136,7 @@ export function AccountSecurityPage() {
               return 'stay';
             })
           }
-        >
-          <TextField
-            label="Code from your app or a recovery code"
-            name="renew-code"
-            autoComplete="one-time-code"
-            required
-            value={renewCode}
-            onChange={(e) => setRenewCode(e.target.value)}
-          />
-        </AuthForm>
+        />
         <h2>Turn off</h2>
         <AuthForm
           error={error}

@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { type AuthProvider, auth } from '../api/index.js';
 import { navigate, useLocation } from '../routing/navigation.js';
 import { AuthCard } from '../ui/auth-card.js';
 import { AuthForm, useAuthSubmit } from '../ui/auth-form.js';
+import { OneTimeCodeForm } from '../ui/one-time-code-form.js';
 import { TextField } from '../ui/text-field.js';
 import { signInMessage, ssoFailureMessage } from './auth-messages.js';
 
@@ -33,11 +35,8 @@ export function LoginPage() {
       requestId: apiError.requestId,
     }),
   });
-  const [providers, setProviders] = useState<AuthProvider[]>([]);
-
-  useEffect(() => {
-    auth.providers().then(setProviders, () => setProviders([]));
-  }, []);
+  // Without the list (still loading, or refused) the page offers the password form alone.
+  const providers = useQuery({ queryKey: ['auth-providers'], queryFn: () => auth.providers() }).data ?? [];
 
   const sso = async (provider: AuthProvider) => {
     setError(null);
@@ -53,10 +52,14 @@ export function LoginPage() {
     return (
       <AuthCard title="Two-factor authentication">
         <p>Enter the code your authenticator app shows, or one of your recovery codes.</p>
-        <AuthForm
+        <OneTimeCodeForm
+          label="Authentication code"
+          name="code"
+          inputMode="text"
+          value={code}
+          onChange={setCode}
           error={error}
           busy={busy}
-          disabled={!code}
           submitLabel="Verify"
           busyLabel="Verifying…"
           onSubmit={() =>
@@ -65,17 +68,7 @@ export function LoginPage() {
               navigate(next, { replace: true });
             })
           }
-        >
-          <TextField
-            label="Authentication code"
-            name="code"
-            autoComplete="one-time-code"
-            inputMode="text"
-            required
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
-        </AuthForm>
+        />
         <button
           type="button"
           onClick={() => {
