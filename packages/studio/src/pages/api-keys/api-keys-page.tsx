@@ -3,7 +3,7 @@
  * optional expiry; the key is shown once), list every key the signed-in person could have created
  * (the command line's `cms_key_cli_` keys from the device flow among them) and revoke them.
  */
-import { type FormEvent, Fragment, type ReactNode, useEffect, useId, useState } from 'react';
+import { type FormEvent, Fragment, type ReactNode, useId, useState } from 'react';
 import { SCOPES } from '../../../../core/src/auth/scopes.js';
 import {
   type ApiKey,
@@ -11,9 +11,9 @@ import {
   type CmsError,
   type CreatedApiKey,
   type Environment,
-  environments,
   fieldMessages,
 } from '../../api/index.js';
+import { useEnvironmentLists } from '../../state/shared-queries.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -246,28 +246,14 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => Promi
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<CmsError | null>(null);
   const [busy, setBusy] = useState(false);
-  const [projects, setProjects] = useState<ProjectEnvironments[]>(() =>
-    bootstrap.projects.map((p) => ({ project: p.slug, name: p.name, environments: null, error: null })),
-  );
   const ids = useId();
-
-  useEffect(() => {
-    let live = true;
-    for (const project of bootstrap.projects) {
-      environments.list(project.slug).then(
-        (list) =>
-          live && setProjects((all) => all.map((p) => (p.project === project.slug ? { ...p, environments: list } : p))),
-        (caught) =>
-          live &&
-          setProjects((all) =>
-            all.map((p) => (p.project === project.slug ? { ...p, error: toApiError(caught), environments: [] } : p)),
-          ),
-      );
-    }
-    return () => {
-      live = false;
-    };
-  }, [bootstrap.projects]);
+  // Each project's environments, read once each; a project whose list was refused shows why and offers none.
+  const lists = useEnvironmentLists(bootstrap.projects.map((p) => p.slug));
+  const projects: ProjectEnvironments[] = bootstrap.projects.map((p) => {
+    const list = lists[p.slug];
+    const error = list?.error ? toApiError(list.error) : null;
+    return { project: p.slug, name: p.name, environments: error ? [] : (list?.data ?? null), error };
+  });
 
   const toggle = (set: Set<string>, value: string, on: boolean) => {
     const next = new Set(set);

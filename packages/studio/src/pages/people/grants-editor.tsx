@@ -3,8 +3,10 @@
  * together with `PUT /api/v1/users/{id}/grants`, which replaces the whole list.
  */
 
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { type CmsError, type Environment, environments, type Grant, people, type User } from '../../api/index.js';
+import { type CmsError, type Grant, people, type User } from '../../api/index.js';
+import { useEnvironmentLists } from '../../state/shared-queries.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
@@ -17,46 +19,37 @@ interface Row extends Grant {
 export function GrantsEditor({ user, onClose }: { user: User; onClose: () => void }) {
   const { bootstrap } = useStudio();
   const projects = bootstrap.projects;
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [saved, setSaved] = useState<string>('');
-  const [envs, setEnvs] = useState<Record<string, Environment[]>>({});
-  const [error, setError] = useState<CmsError | null>(null);
+  const client = useQueryClient();
+  const nextKey = useRef(0);
+  const keyed = (grants: Grant[]): Row[] => grants.map((g) => ({ ...g, key: nextKey.current++ }));
+  // The saved grants (each row keyed once, when read); `edits` holds the rows once the person changes any.
+  const grantsKey = ['user-grants', user.id];
+  const saved = useQuery({ queryKey: grantsKey, queryFn: async () => keyed(await people.grants(user.id)), gcTime: 0 });
+  const [edits, setEdits] = useState<Row[] | null>(null);
+  const rows = edits ?? saved.data ?? null;
+  const setRows = (update: (all: Row[]) => Row[]) => setEdits(update(rows ?? []));
+  const [saveError, setError] = useState<CmsError | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const nextKey = useRef(0);
   const heading = useRef<HTMLHeadingElement>(null);
   const ids = useId();
 
-  useEffect(() => {
-    heading.current?.focus();
-    people.grants(user.id).then(
-      (grants) => {
-        setRows(grants.map((g) => ({ ...g, key: nextKey.current++ })));
-        setSaved(JSON.stringify(grants));
-      },
-      (caught) => setError(toApiError(caught)),
-    );
-  }, [user.id]);
+  // The editor opens (one per user: keyed by the user's id) with its heading focused.
+  useEffect(() => heading.current?.focus(), []);
 
-  // The environments of every project a row names, loaded once each.
-  const requested = useRef(new Set<string>());
-  useEffect(() => {
-    for (const project of new Set((rows ?? []).map((r) => r.project))) {
-      if (!project || requested.current.has(project)) continue;
-      requested.current.add(project);
-      environments.list(project).then(
-        (list) => setEnvs((all) => ({ ...all, [project]: list })),
-        (caught) => setError(toApiError(caught)),
-      );
-    }
-  }, [rows]);
+  // The environments of every project a row names, read once each.
+  const envLists = useEnvironmentLists([...new Set((rows ?? []).map((r) => r.project).filter(Boolean))]);
+  const envs = (project: string) => envLists[project]?.data ?? [];
+  const envError = Object.values(envLists).find((list) => list.error)?.error;
+  const readError = saved.error ?? envError;
+  const error = saveError ?? (readError ? toApiError(readError) : null);
 
   const change = (key: number, patch: Partial<Grant>) =>
-    setRows((all) => (all ?? []).map((row) => (row.key === key ? { ...row, ...patch } : row)));
+    setRows((all) => all.map((row) => (row.key === key ? { ...row, ...patch } : row)));
 
   const grantsOf = (list: Row[]): Grant[] =>
     list.map(({ project, environment, role }) => ({ project, environment, role }));
-  const dirty = rows !== null && JSON.stringify(grantsOf(rows)) !== saved;
+  const dirty = edits !== null && JSON.stringify(grantsOf(edits)) !== JSON.stringify(grantsOf(saved.data ?? []));
 
   const save = async () => {
     if (!rows) return;
@@ -65,8 +58,8 @@ export function GrantsEditor({ user, onClose }: { user: User; onClose: () => voi
     setMessage(null);
     try {
       const answer = await people.replaceGrants(user.id, grantsOf(rows));
-      setRows(answer.map((g) => ({ ...g, key: nextKey.current++ })));
-      setSaved(JSON.stringify(answer));
+      client.setQueryData(grantsKey, keyed(answer));
+      setEdits(null);
       setMessage(`Saved the access of ${user.email}.`);
     } catch (caught) {
       setError(toApiError(caught));
@@ -122,10 +115,10 @@ export function GrantsEditor({ user, onClose }: { user: User; onClose: () => voi
                 onChange={(e) => change(row.key, { environment: e.target.value })}
               >
                 <option value="*">Every environment</option>
-                {row.environment !== '*' && !(envs[row.project] ?? []).some((e) => e.name === row.environment) ? (
+                {row.environment !== '*' && !envs(row.project).some((e) => e.name === row.environment) ? (
                   <option value={row.environment}>{row.environment}</option>
                 ) : null}
-                {(envs[row.project] ?? []).map((env) => (
+                {envs(row.project).map((env) => (
                   <option key={env.name} value={env.name}>
                     {env.name}
                   </option>
@@ -142,7 +135,7 @@ export function GrantsEditor({ user, onClose }: { user: User; onClose: () => voi
             <td>
               <button
                 type="button"
-                onClick={() => setRows((all) => (all ?? []).filter((r) => r.key !== row.key))}
+                onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}
                 aria-label={`Remove grant ${index + 1}`}
               >
                 Remove
@@ -159,7 +152,7 @@ export function GrantsEditor({ user, onClose }: { user: User; onClose: () => voi
           disabled={rows === null || projects.length === 0}
           onClick={() =>
             setRows((all) => [
-              ...(all ?? []),
+              ...all,
               { key: nextKey.current++, project: projects[0]?.slug ?? '', environment: '*', role: 'viewer' },
             ])
           }
