@@ -3,7 +3,7 @@ import type { DomainShared } from './domain-shared.js';
 import { createReleasePoller } from './releases/release-poller.js';
 import { createReleasePublisher } from './releases/release-publisher.js';
 import { releaseActions } from './releases/releases.actions.js';
-import { createReleasesService } from './releases/releases.service.js';
+import { ReleasesService } from './releases/releases.service.js';
 
 /**
  * The releases area of `domain.content`: the release routes and the due-release poller, which runs
@@ -12,7 +12,7 @@ import { createReleasesService } from './releases/releases.service.js';
 export async function setupReleasesArea(deps: ServerDeps, shared: DomainShared): Promise<ModuleSurface> {
   const publisher = createReleasePublisher({ outbox: shared.outbox, schemas: shared.schemas, clock: deps.clock });
   const log = deps.log.child({ area: 'releases' });
-  const releases = createReleasesService({
+  const releases = new ReleasesService({
     db: deps.db,
     clock: deps.clock,
     publisher,

@@ -19,56 +19,52 @@ export function releaseActions(releases: ReleasesService): AnyAction[] {
     defineAction({
       route: releasesCreateRoute,
       permissions: ['content:write'],
-      handler: async ({ body }, ctx) => releases.create(ctx, body),
+      handler: async (input, ctx) => releases.create(ctx, input),
     }),
     defineAction({
       route: releasesListRoute,
       permissions: ['content:read:draft'],
-      handler: async ({ query }, ctx) => ({
-        ...(await releases.list(ctx, query)),
-        limit: query.limit,
-        offset: query.offset,
-      }),
+      handler: async (input, ctx) => releases.list(ctx, input),
     }),
     defineAction({
       route: releasesGetRoute,
       permissions: ['content:read:draft'],
-      handler: async ({ params }, ctx) => releases.get(ctx, params.id),
+      handler: async (input, ctx) => releases.get(ctx, input),
     }),
     defineAction({
       route: releasesAddItemsRoute,
       permissions: ['content:write'],
-      handler: async ({ params, body }, ctx) => releases.addItems(ctx, params.id, body),
+      handler: async (input, ctx) => releases.addItems(ctx, input),
     }),
     defineAction({
       route: releasesRemoveItemRoute,
       permissions: ['content:write'],
-      handler: async ({ params }, ctx) => releases.removeItem(ctx, params.id, params.documentId),
+      handler: async (input, ctx) => releases.removeItem(ctx, input),
     }),
     defineAction({
       route: releasesPublishRoute,
       permissions: ['content:publish'],
-      handler: async ({ params }, ctx) => releases.publish(ctx, params.id),
+      handler: async (input, ctx) => releases.publish(ctx, input),
     }),
     defineAction({
       route: releasesScheduleRoute,
       permissions: ['content:publish'],
-      handler: async ({ params, body }, ctx) => releases.schedule(ctx, params.id, body),
+      handler: async (input, ctx) => releases.schedule(ctx, input),
     }),
     defineAction({
       route: releasesUnscheduleRoute,
       permissions: ['content:publish'],
-      handler: async ({ params }, ctx) => releases.unschedule(ctx, params.id),
+      handler: async (input, ctx) => releases.unschedule(ctx, input),
     }),
     defineAction({
       route: releasesRevertRoute,
       permissions: ['content:publish'],
-      handler: async ({ params }, ctx) => releases.revert(ctx, params.id),
+      handler: async (input, ctx) => releases.revert(ctx, input),
     }),
     defineAction({
       route: releasesRunDueRoute,
       permissions: ['content:publish'],
-      handler: async (_input, ctx) => releases.runDue(ctx),
+      handler: async (input, ctx) => releases.runDue(ctx, input),
     }),
   ];
 }

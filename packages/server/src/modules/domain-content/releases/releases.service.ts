@@ -5,17 +5,24 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  type AddReleaseItemsBody,
-  CmsError,
-  type CreateReleaseBody,
+  type ActionInput,
+  type ActionMethod,
+  type ActionResult,
   invalidInput,
   MAX_RELEASE_ITEMS,
   notFound,
   type Release,
-  type ReleaseStatus,
-  type ReleaseSummary,
   type RunDueResult,
-  type ScheduleReleaseBody,
+  type releasesAddItemsRoute,
+  type releasesCreateRoute,
+  type releasesGetRoute,
+  type releasesListRoute,
+  type releasesPublishRoute,
+  type releasesRemoveItemRoute,
+  type releasesRevertRoute,
+  type releasesRunDueRoute,
+  type releasesScheduleRoute,
+  type releasesUnscheduleRoute,
 } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../clock.js';
@@ -36,6 +43,7 @@ import {
 import { actorOf } from '../documents/document-context.js';
 import type { EventActor } from '../outbox.js';
 import type { ReleasePublisher } from './release-publisher.js';
+import { assertStatus, EDITABLE, knownTimeZone, summaryOf } from './release-rules.js';
 
 /** Channel that wakes the due-release pollers when a schedule changes. */
 export const RELEASES_CHANNEL = 'cms_releases';
@@ -44,8 +52,6 @@ const RUN_DUE_LIMIT = 100;
 
 /** What a release publish or revert writes a row to per document. */
 const BULK_TABLES = ['documents', 'document_versions'];
-
-const EDITABLE: readonly ReleaseStatus[] = ['open', 'scheduled', 'failed'];
 
 export interface ReleasesDeps {
   db: Db;
@@ -56,46 +62,39 @@ export interface ReleasesDeps {
   statistics?: BulkStatistics;
 }
 
-function summaryOf(row: ReleaseRow): ReleaseSummary {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    status: row.status,
-    scheduledAt: row.scheduledAt?.toISOString() ?? null,
-    timeZone: row.timeZone,
-    createdBy: row.createdBy,
-    createdAt: row.createdAt.toISOString(),
-    publishedAt: row.publishedAt?.toISOString() ?? null,
-    revertOf: row.revertOf,
-    revertedBy: row.revertedBy,
-    itemCount: row.itemCount,
-  };
+type Create = typeof releasesCreateRoute;
+type List = typeof releasesListRoute;
+type Get = typeof releasesGetRoute;
+type AddItems = typeof releasesAddItemsRoute;
+type RemoveItem = typeof releasesRemoveItemRoute;
+type Schedule = typeof releasesScheduleRoute;
+type Unschedule = typeof releasesUnscheduleRoute;
+type Publish = typeof releasesPublishRoute;
+type Revert = typeof releasesRevertRoute;
+type RunDue = typeof releasesRunDueRoute;
+
+/** The routes this service answers, each method declared against its route. */
+interface ReleaseRoutes {
+  create: ActionMethod<Create, EnvironmentContext>;
+  list: ActionMethod<List, EnvironmentContext>;
+  get: ActionMethod<Get, EnvironmentContext>;
+  addItems: ActionMethod<AddItems, EnvironmentContext>;
+  removeItem: ActionMethod<RemoveItem, EnvironmentContext>;
+  schedule: ActionMethod<Schedule, EnvironmentContext>;
+  unschedule: ActionMethod<Unschedule, EnvironmentContext>;
+  publish: ActionMethod<Publish, EnvironmentContext>;
+  revert: ActionMethod<Revert, EnvironmentContext>;
+  runDue: ActionMethod<RunDue, EnvironmentContext>;
 }
 
-function assertStatus(row: ReleaseRow, allowed: readonly ReleaseStatus[], doing: string): void {
-  if (allowed.includes(row.status)) return;
-  throw new CmsError(
-    'RELEASE_STATE_CONFLICT',
-    `Cannot ${doing} release "${row.title}": it is ${row.status}, and only a release that is ${allowed.join(' or ')} can be.`,
-    { status: row.status, allowed },
-  );
-}
-
-/** An IANA time zone name the runtime knows, else null. */
-function knownTimeZone(name: string): string | null {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
-
-/** The releases of an environment; each method a route's verb (docs/api.md "Releases"). */
-export class ReleasesService {
+/**
+ * The releases of an environment; each method a route's verb (docs/api.md "Releases"), taking its
+ * route's validated input and answering its route's result.
+ */
+export class ReleasesService implements ReleaseRoutes {
   constructor(private readonly deps: ReleasesDeps) {}
 
-  async create(ctx: EnvironmentContext, body: CreateReleaseBody): Promise<Release> {
+  async create(ctx: EnvironmentContext, { body }: ActionInput<Create>): Promise<ActionResult<Create>> {
     const { db, clock } = this.deps;
     const row = await insertRelease(db, ctx.target, {
       id: randomUUID(),
@@ -107,20 +106,18 @@ export class ReleasesService {
     return this.view(db, ctx.target, row.id);
   }
 
-  async get(ctx: EnvironmentContext, id: string): Promise<Release> {
-    return this.view(this.deps.db, ctx.target, id);
+  async get(ctx: EnvironmentContext, { params }: ActionInput<Get>): Promise<ActionResult<Get>> {
+    return this.view(this.deps.db, ctx.target, params.id);
   }
 
-  async list(
-    ctx: EnvironmentContext,
-    query: { status?: ReleaseStatus; limit: number; offset: number },
-  ): Promise<{ items: ReleaseSummary[]; total: number }> {
+  async list(ctx: EnvironmentContext, { query }: ActionInput<List>): Promise<ActionResult<List>> {
     const { rows, total } = await listReleases(this.deps.db, ctx.target, query);
-    return { items: rows.map(summaryOf), total };
+    return { items: rows.map(summaryOf), total, limit: query.limit, offset: query.offset };
   }
 
-  async addItems(ctx: EnvironmentContext, id: string, body: AddReleaseItemsBody): Promise<Release> {
+  async addItems(ctx: EnvironmentContext, { params, body }: ActionInput<AddItems>): Promise<ActionResult<AddItems>> {
     const { clock } = this.deps;
+    const { id } = params;
     return this.change(ctx, id, async (tx, row) => {
       assertStatus(row, EDITABLE, 'add items to');
       // The last action named for a document wins.
@@ -144,7 +141,8 @@ export class ReleasesService {
     });
   }
 
-  async removeItem(ctx: EnvironmentContext, id: string, documentId: string): Promise<Release> {
+  async removeItem(ctx: EnvironmentContext, { params }: ActionInput<RemoveItem>): Promise<ActionResult<RemoveItem>> {
+    const { id, documentId } = params;
     return this.change(ctx, id, async (tx, row) => {
       assertStatus(row, EDITABLE, 'remove items from');
       if (!(await deleteReleaseItem(tx, ctx.target, id, documentId))) {
@@ -154,8 +152,9 @@ export class ReleasesService {
     });
   }
 
-  async schedule(ctx: EnvironmentContext, id: string, body: ScheduleReleaseBody): Promise<Release> {
+  async schedule(ctx: EnvironmentContext, { params, body }: ActionInput<Schedule>): Promise<ActionResult<Schedule>> {
     const { db, clock } = this.deps;
+    const { id } = params;
     return this.change(ctx, id, async (tx, row) => {
       assertStatus(row, EDITABLE, 'schedule');
       const timeZone = knownTimeZone(body.timeZone ?? 'UTC');
@@ -179,7 +178,8 @@ export class ReleasesService {
     });
   }
 
-  async unschedule(ctx: EnvironmentContext, id: string): Promise<Release> {
+  async unschedule(ctx: EnvironmentContext, { params }: ActionInput<Unschedule>): Promise<ActionResult<Unschedule>> {
+    const { id } = params;
     return this.change(ctx, id, async (tx, row) => {
       assertStatus(row, ['scheduled'], 'unschedule');
       await updateReleaseState(tx, ctx.target, id, { status: 'open', scheduledAt: null });
@@ -187,11 +187,11 @@ export class ReleasesService {
     });
   }
 
-  async publish(ctx: EnvironmentContext, id: string): Promise<Release> {
+  async publish(ctx: EnvironmentContext, { params }: ActionInput<Publish>): Promise<ActionResult<Publish>> {
     const { publisher } = this.deps;
     return this.change(
       ctx,
-      id,
+      params.id,
       async (tx, row) => {
         assertStatus(row, EDITABLE, 'publish');
         await publisher.publishLocked(tx, ctx.target, row, actorOf(ctx));
@@ -201,11 +201,11 @@ export class ReleasesService {
     );
   }
 
-  async revert(ctx: EnvironmentContext, id: string): Promise<Release> {
+  async revert(ctx: EnvironmentContext, { params }: ActionInput<Revert>): Promise<ActionResult<Revert>> {
     const { publisher } = this.deps;
     return this.change(
       ctx,
-      id,
+      params.id,
       async (tx, row) => {
         assertStatus(row, ['published'], 'revert');
         return publisher.revertLocked(tx, ctx.target, row, actorOf(ctx));
@@ -215,7 +215,7 @@ export class ReleasesService {
   }
 
   /** `POST /releases/run-due`: the due releases of the request's environment. */
-  async runDue(ctx: EnvironmentContext): Promise<RunDueResult> {
+  async runDue(ctx: EnvironmentContext, _input?: ActionInput<RunDue>): Promise<ActionResult<RunDue>> {
     return this.publishDue(ctx.target, RUN_DUE_LIMIT);
   }
 
@@ -299,9 +299,4 @@ export class ReleasesService {
     }
     return outcome;
   }
-}
-
-/** The releases service over its dependencies. */
-export function createReleasesService(deps: ReleasesDeps): ReleasesService {
-  return new ReleasesService(deps);
 }
