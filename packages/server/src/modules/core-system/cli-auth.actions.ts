@@ -16,37 +16,37 @@ export function cliAuthActions(cliAuth: CliAuthService) {
       route: authCliStartRoute,
       permissions: [],
       cli: { visibility: 'hidden' },
-      handler: async ({ body }, _ctx, { request }) => cliAuth.start(body, request.ip),
+      handler: async (input, _ctx, { request }) => cliAuth.start(input, request.ip),
     }),
     defineAction({
       route: authCliChallengeRoute,
       permissions: [],
       cli: { visibility: 'hidden' },
-      handler: async ({ params }, ctx) => cliAuth.describe(ctx, params.id),
+      handler: async (input, ctx) => cliAuth.describe(ctx, input),
     }),
     defineAction({
       route: authCliAuthorizeRoute,
       permissions: [],
       cli: { visibility: 'hidden' },
-      handler: async ({ body }, ctx) => cliAuth.authorize(ctx, body.challengeId),
+      handler: async (input, ctx) => cliAuth.authorize(ctx, input),
     }),
     defineAction({
       route: authCliDenyRoute,
       permissions: [],
       cli: { visibility: 'hidden' },
-      handler: async ({ body }, ctx) => cliAuth.deny(ctx, body.challengeId),
+      handler: async (input, ctx) => cliAuth.deny(ctx, input),
     }),
     defineAction({
       route: authCliPollRoute,
       permissions: [],
       cli: { visibility: 'hidden' },
-      handler: async ({ body }) => cliAuth.poll(body.challengeId),
+      handler: async (input) => cliAuth.poll(input),
     }),
     defineAction({
       route: authCliExchangeRoute,
       permissions: [],
       cli: { visibility: 'hidden' },
-      handler: async ({ body }) => cliAuth.exchange(body),
+      handler: async (input) => cliAuth.exchange(input),
     }),
   ];
 }

@@ -1,8 +1,13 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import {
+  type ActionInput,
   type ActionResult,
+  type authCliAuthorizeRoute,
   type authCliChallengeRoute,
-  type CliStartBody,
+  type authCliDenyRoute,
+  type authCliExchangeRoute,
+  type authCliPollRoute,
+  type authCliStartRoute,
   CmsError,
   invalidInput,
   notFound,
@@ -16,7 +21,6 @@ import { insertApiKey } from '../../storage/repositories/api-keys.repository.js'
 import {
   authorizeCliChallengeIfPending,
   type CliChallengeRow,
-  type CliChallengeState,
   countWrongCliCode,
   deleteCliChallengesExpiredBefore,
   denyCliChallengeIfPending,
@@ -57,6 +61,13 @@ export const CLI_STARTS_PER_ADDRESS = 20;
 export const CLI_START_WINDOW_MS = 10 * 60_000;
 /** Challenges are deleted a day after they expire (their outcome no longer matters to anyone). */
 const CLI_CHALLENGE_KEEP_MS = 24 * 60 * 60_000;
+
+type Start = typeof authCliStartRoute;
+type Describe = typeof authCliChallengeRoute;
+type Authorize = typeof authCliAuthorizeRoute;
+type Deny = typeof authCliDenyRoute;
+type Poll = typeof authCliPollRoute;
+type Exchange = typeof authCliExchangeRoute;
 
 /** What the device flow needs: storage, the key secret, the time, the Studio's URL and the targets. */
 export interface CliAuthDeps {
@@ -102,10 +113,7 @@ export class CliAuthService {
    * Opens a challenge for the command line (no credentials), at most CLI_STARTS_PER_ADDRESS per
    * client address in CLI_START_WINDOW_MS: past that, RATE_LIMITED with Retry-After.
    */
-  async start(
-    input: CliStartBody,
-    clientAddress: string,
-  ): Promise<{ challengeId: string; authorizeUrl: string; userCode: string; expiresAt: Date }> {
+  async start({ body: input }: ActionInput<Start>, clientAddress: string): Promise<ActionResult<Start>> {
     if (input.callbackUrl !== undefined) assertLoopbackCallback(input.callbackUrl);
     const now = this.deps.clock();
     const challengeId = generateToken();
@@ -141,7 +149,8 @@ export class CliAuthService {
   }
 
   /** What the user is about to approve (session only). */
-  async describe(ctx: RequestContext, challengeId: string): Promise<ActionResult<typeof authCliChallengeRoute>> {
+  async describe(ctx: RequestContext, { params }: ActionInput<Describe>): Promise<ActionResult<Describe>> {
+    const challengeId = params.id;
     sessionUser(ctx);
     const row = await this.load(challengeId);
     if (row.expiresAt.getTime() <= this.deps.clock().getTime()) throw expired();
@@ -161,9 +170,9 @@ export class CliAuthService {
    * `denied` on its next poll and an exchange is `FORBIDDEN` with `details.reason` `access_denied`.
    * Denying twice is fine; a challenge already approved cannot be denied any more.
    */
-  async deny(ctx: RequestContext, challengeId: string): Promise<{ success: true }> {
+  async deny(ctx: RequestContext, { body }: ActionInput<Deny>): Promise<ActionResult<Deny>> {
     sessionUser(ctx);
-    const row = await this.load(challengeId);
+    const row = await this.load(body.challengeId);
     const now = this.deps.clock();
     if (row.expiresAt.getTime() <= now.getTime()) throw expired();
     if (row.state === 'denied') return { success: true };
@@ -177,8 +186,8 @@ export class CliAuthService {
    * Where a challenge stands, for the command line waiting on it (no credentials: knowing the
    * challenge id is enough, and the answer grants nothing). Expired or void: `FORBIDDEN`.
    */
-  async poll(challengeId: string): Promise<{ status: CliChallengeState }> {
-    const row = await this.load(challengeId);
+  async poll({ body }: ActionInput<Poll>): Promise<ActionResult<Poll>> {
+    const row = await this.load(body.challengeId);
     if (row.state === 'denied') return { status: 'denied' };
     if (row.state !== 'exchanged' && row.expiresAt.getTime() <= this.deps.clock().getTime()) throw expired();
     if (row.failedAttempts >= CLI_MAX_WRONG_CODES) throw killed();
@@ -186,7 +195,8 @@ export class CliAuthService {
   }
 
   /** Approves a pending challenge for the signed-in user; the answer holds the one-time code. */
-  async authorize(ctx: RequestContext, challengeId: string): Promise<{ success: true; code: string }> {
+  async authorize(ctx: RequestContext, { body }: ActionInput<Authorize>): Promise<ActionResult<Authorize>> {
+    const { challengeId } = body;
     const user = sessionUser(ctx);
     const row = await this.load(challengeId);
     const now = this.deps.clock();
@@ -224,7 +234,7 @@ export class CliAuthService {
    * Trades an authorized challenge and its code for a CLI key. Every wrong code counts, the fifth
    * voids the challenge; the key holds the approving user's scopes there, as they are now.
    */
-  async exchange(input: { challengeId: string; code: string }): Promise<{ apiKey: string; expiresAt: Date }> {
+  async exchange({ body: input }: ActionInput<Exchange>): Promise<ActionResult<Exchange>> {
     if (!isWellFormedToken(input.challengeId)) throw notFound('Sign-in challenge');
     const now = this.deps.clock();
     // Failures that count must commit, so the transaction returns them rather than throwing.
@@ -241,7 +251,7 @@ export class CliAuthService {
   /** The exchange inside its transaction: a refusal that counts is returned, so it commits. */
   private async exchangeIn(
     tx: Transaction,
-    input: { challengeId: string; code: string },
+    input: ActionInput<Exchange>['body'],
     now: Date,
   ): Promise<{ error: CmsError } | { apiKey: string; expiresAt: Date }> {
     const idHash = hashToken(input.challengeId);
@@ -292,9 +302,4 @@ export class CliAuthService {
     noteAuditActor({ type: 'user', id: user.id, label: user.email });
     return { apiKey, expiresAt };
   }
-}
-
-/** The device flow's service over its dependencies. */
-export function createCliAuthService(deps: CliAuthDeps): CliAuthService {
-  return new CliAuthService(deps);
 }

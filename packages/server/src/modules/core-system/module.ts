@@ -12,7 +12,7 @@ import { bootstrapDefaultProject } from './bootstrap.js';
 import { catalogActions } from './catalog.actions.js';
 import { createCatalogService } from './catalog.service.js';
 import { cliAuthActions } from './cli-auth.actions.js';
-import { createCliAuthService } from './cli-auth.service.js';
+import { CliAuthService } from './cli-auth.service.js';
 import { createDevelopmentKey, writeDevelopmentKeyFile } from './dev-key.js';
 import { environmentActions } from './environments.actions.js';
 import { createEnvironmentsService } from './environments.service.js';
@@ -134,7 +134,7 @@ export const coreSystemModule: ServerModule = {
         ...ssoActions({ settings: config.sso, oidc, saml, publicUrl: config.publicUrl, cookies }),
         ...samlActions({ saml, publicUrl: config.publicUrl, cookies }),
         ...cliAuthActions(
-          createCliAuthService({
+          new CliAuthService({
             db,
             secret: config.secret,
             clock,
