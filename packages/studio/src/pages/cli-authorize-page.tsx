@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { auth, type CliChallenge, CmsError } from '../api/index.js';
 import { navigate, useLocation } from '../routing/navigation.js';
@@ -26,64 +27,60 @@ type State =
   | { step: 'denied'; returning: boolean }
   | { step: 'failed'; error: CmsError };
 
+const refusal = (message: string) => new CmsError({ code: 'INVALID_INPUT', status: 400, message });
+
+/** What the page shows before the person answers: the challenge as read, or why it cannot be answered. */
+function stateOfChallenge(challengeId: string, read: { data?: CliChallenge; error: unknown }): State {
+  if (!challengeId) return { step: 'failed', error: refusal('This address has no challenge: run `cms login` again.') };
+  if (read.error) {
+    const error = toApiError(read.error);
+    // Signed out: the page moves to sign-in (below) and shows "Loading…" until it has.
+    return error.code === 'UNAUTHORIZED' ? { step: 'loading' } : { step: 'failed', error };
+  }
+  if (!read.data) return { step: 'loading' };
+  if (read.data.status && read.data.status !== 'pending') {
+    return {
+      step: 'failed',
+      error: refusal('This request was already answered. Run `cms login` again for a new one.'),
+    };
+  }
+  return { step: 'ask', challenge: read.data };
+}
+
 /** `/studio/cli/authorize?challenge=`: approve or refuse a command-line sign-in. */
 export function CliAuthorizePage() {
   const { path, query } = useLocation();
   const challengeId = query.get('challenge') ?? '';
   const here = `${path}?${query}`;
-  const [state, setState] = useState<State>({ step: 'loading' });
+  // Read once per challenge: an answer here changes it, and the page then shows that answer instead.
+  const read = useQuery({
+    queryKey: ['cli-challenge', challengeId],
+    queryFn: () => auth.cliChallenge(challengeId),
+    enabled: challengeId !== '',
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+  const [answered, setAnswered] = useState<State | null>(null);
+  const state = answered ?? stateOfChallenge(challengeId, read);
   const [busy, setBusy] = useState(false);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once per challenge; `here` matters only when signed out
+  const signedOut = read.error instanceof CmsError && read.error.code === 'UNAUTHORIZED';
   useEffect(() => {
-    if (!challengeId) {
-      setState({
-        step: 'failed',
-        error: new CmsError({
-          code: 'INVALID_INPUT',
-          status: 400,
-          message: 'This address has no challenge: run `cms login` again.',
-        }),
-      });
-      return;
-    }
-    auth.cliChallenge(challengeId).then(
-      (challenge) =>
-        setState(
-          challenge.status && challenge.status !== 'pending'
-            ? {
-                step: 'failed',
-                error: new CmsError({
-                  code: 'INVALID_INPUT',
-                  status: 400,
-                  message: 'This request was already answered. Run `cms login` again for a new one.',
-                }),
-              }
-            : { step: 'ask', challenge },
-        ),
-      (caught) => {
-        const error = toApiError(caught);
-        if (error.code === 'UNAUTHORIZED') {
-          navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true });
-          return;
-        }
-        setState({ step: 'failed', error });
-      },
-    );
-  }, [challengeId]);
+    if (signedOut) navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true });
+  }, [signedOut, here]);
 
   const authorize = async (challenge: CliChallenge) => {
     setBusy(true);
     try {
       const answer = await auth.cliAuthorize(challengeId);
       if (challenge.callbackUrl) {
-        setState({ step: 'sent' });
+        setAnswered({ step: 'sent' });
         window.location.assign(callbackAddress(challenge.callbackUrl, challengeId, { code: answer.code }));
         return;
       }
-      setState({ step: 'done', code: answer.code, challenge });
+      setAnswered({ step: 'done', code: answer.code, challenge });
     } catch (caught) {
-      setState({ step: 'failed', error: toApiError(caught) });
+      setAnswered({ step: 'failed', error: toApiError(caught) });
     } finally {
       setBusy(false);
     }
@@ -94,10 +91,10 @@ export function CliAuthorizePage() {
     setBusy(true);
     try {
       await auth.cliDeny(challengeId);
-      setState({ step: 'denied', returning: Boolean(challenge.callbackUrl) });
+      setAnswered({ step: 'denied', returning: Boolean(challenge.callbackUrl) });
       if (challenge.callbackUrl) window.location.assign(callbackAddress(challenge.callbackUrl, challengeId, 'denied'));
     } catch (caught) {
-      setState({ step: 'failed', error: toApiError(caught) });
+      setAnswered({ step: 'failed', error: toApiError(caught) });
     } finally {
       setBusy(false);
     }

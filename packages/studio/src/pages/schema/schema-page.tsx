@@ -1,11 +1,12 @@
 import { type ReactElement, useEffect, useState } from 'react';
-import { type CmsError, schema } from '../../api/index.js';
+import { schema } from '../../api/index.js';
 import type { ArrayItems, FieldMetadata, SchemaType } from '../../editor/core-schema.js';
 import { Link, useLocation } from '../../routing/navigation.js';
-import { toApiError, useStudio } from '../../state/studio-context.js';
+import { useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { labelOf } from '../../ui/shell.js';
+import { useApiData } from '../../ui/use-api-data.js';
 import { type Origin, overlayOrigins, type TypeOrigin } from './schema-diff.js';
 import './schema.css';
 
@@ -33,30 +34,20 @@ export function SchemaPage() {
   const focusType = query.get('type');
   const environment = environments.find((env) => env.name === target.environment);
   const baseName = environment?.extends ?? null;
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [error, setError] = useState<CmsError | null>(null);
-  const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    setLoaded(null);
-    setError(null);
-    const here = schema.get(target);
-    const base = baseName ? schema.get({ project: target.project, environment: baseName }) : Promise.resolve(null);
-    Promise.all([here, base]).then(
-      ([mine, theirs]) =>
-        live &&
-        setLoaded({
-          types: mine.types,
-          schemaHash: mine.schemaHash,
-          base: theirs && baseName ? { name: baseName, types: theirs.types } : null,
-        }),
-      (caught) => live && setError(toApiError(caught)),
-    );
-    return () => {
-      live = false;
+  const schemas = useApiData(async (): Promise<Loaded> => {
+    const [mine, theirs] = await Promise.all([
+      schema.get(target),
+      baseName ? schema.get({ project: target.project, environment: baseName }) : null,
+    ]);
+    return {
+      types: mine.types,
+      schemaHash: mine.schemaHash,
+      base: theirs && baseName ? { name: baseName, types: theirs.types } : null,
     };
   }, [target, baseName]);
+  const loaded = schemas.data;
+  const error = schemas.error;
+  const [copied, setCopied] = useState(false);
 
   useEffect(() => {
     if (!loaded || !focusType) return;
