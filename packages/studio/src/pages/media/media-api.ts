@@ -46,8 +46,6 @@ export const mediaLibrary = {
   remove: (target: Target, id: string) => viaSdk(() => at(target).media.delete(id)),
   /** Changes the alt text and/or focal point. */
   update: (target: Target, id: string, body: MediaUpdateBody) => viaSdk(() => at(target).media.update(id, body)),
-  /** The project's settings: `mediaImageMaxBytes` is the image upload limit (null: none beyond the server's). */
-  settings: (target: Target) => viaSdk(() => at({ project: target.project }).projects.settings()),
   /** Everyone who may have uploaded, for the uploader filter (needs `users.manage`). */
   users: () => viaSdk(() => at(null).users.list({ limit: 100 })),
   /** Uploads one file, reporting the bytes sent; `signal` cancels it. */

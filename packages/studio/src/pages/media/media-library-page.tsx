@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useProjectSettings } from '../../state/shared-queries.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { OrderSelect, SearchForm, useAddressQuery } from '../../ui/list-filters.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
@@ -52,45 +53,31 @@ export function MediaLibraryPage() {
   const order = (query.get('order') ?? SORTS[sort]?.order ?? 'desc') as 'asc' | 'desc';
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
 
+  // Another environment has other files: changing target remounts the page (the Studio's context
+  // reloads), which clears the selection.
   const [selected, setSelected] = useState<MediaAsset | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [limit, setLimit] = useState<ImageLimit>({ state: 'loading' });
-  const [uploaders, setUploaders] = useState<Uploader[]>([]);
   const me = bootstrap.me;
-
-  useEffect(() => {
-    let live = true;
-    setLimit({ state: 'loading' });
-    mediaLibrary.settings(target).then(
-      (settings) => live && setLimit({ state: 'known', bytes: settings.mediaImageMaxBytes }),
-      (caught) => live && setLimit({ state: 'unknown', error: toApiError(caught) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [target]);
-
-  useEffect(() => {
-    let live = true;
-    const mine: Uploader = { id: me.principalId, label: `Me (${me.email ?? me.label ?? me.principalId})` };
-    setUploaders([mine]);
-    if (!me.capabilities['users.manage']) return;
-    mediaLibrary.users().then(
-      (users) =>
-        live &&
-        setUploaders([
-          mine,
-          ...users.data
-            .filter((user) => user.id !== me.principalId)
-            .map((user) => ({ id: user.id, label: user.email })),
-        ]),
-      // Without the list, the filter still offers "Me" and any uploader chosen from a file's details.
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [me]);
+  // The project's image limit, said before anything is uploaded (the settings page's entry).
+  const settings = useProjectSettings(target.project);
+  const limit: ImageLimit = settings.data
+    ? { state: 'known', bytes: settings.data.mediaImageMaxBytes }
+    : settings.error
+      ? { state: 'unknown', error: toApiError(settings.error) }
+      : { state: 'loading' };
+  // Without the list of people (not allowed, or refused), the filter still offers "Me" and any
+  // uploader chosen from a file's details.
+  const people = useQuery({
+    queryKey: ['media-uploaders', me.principalId],
+    queryFn: () => mediaLibrary.users(),
+    enabled: me.capabilities['users.manage'],
+  });
+  const uploaders: Uploader[] = [
+    { id: me.principalId, label: `Me (${me.email ?? me.label ?? me.principalId})` },
+    ...(people.data?.data ?? [])
+      .filter((user) => user.id !== me.principalId)
+      .map((user) => ({ id: user.id, label: user.email })),
+  ];
 
   // The page of files through the query cache; an upload or a delete invalidates it (`reload`).
   const filters = { q, category, uploadedBy, uploadedFrom, uploadedTo, sort, order, page };
@@ -117,10 +104,6 @@ export function MediaLibraryPage() {
       ? { state: 'ready', data: [], total: 0 }
       : { state: 'loading' };
   const error = files.error ? toApiError(files.error) : null;
-
-  // Another environment has other files.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a target change clears the selection
-  useEffect(() => setSelected(null), [target]);
 
   const filtered = Boolean(q || category || uploadedBy || uploadedFrom || uploadedTo);
   const uploaderOptions =

@@ -1,7 +1,9 @@
 import type { ProjectSettings } from '@cms/sdk';
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
 import { CmsError, fieldMessages } from '../../api/index.js';
 import { at, viaSdk } from '../../api/sdk.js';
+import { projectSettingsKey, useProjectSettings } from '../../state/shared-queries.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice.js';
 import { PreviewUrlsRows, previewUrlsToSend } from './preview-urls-rows.js';
@@ -35,33 +37,66 @@ function split(bytes: number): { amount: string; unit: Unit } {
  * not manage settings see the values and why they cannot change them.
  */
 export function ProjectSettingsPanel() {
+  const { target } = useStudio();
+  const client = useQueryClient();
+  const read = useProjectSettings(target.project);
+  // The form starts from this visit's read, never from a copy an earlier visit left in the cache.
+  const settings = read.isFetchedAfterMount && !read.error ? (read.data ?? null) : null;
+  const error = read.error ? toApiError(read.error) : null;
+  return (
+    <>
+      <h1>Project settings</h1>
+      <p className="muted">
+        Project <strong>{target.project}</strong>: these settings apply in every environment.
+      </p>
+      {settings === null && !error ? <Loading /> : null}
+      {settings ? (
+        <SettingsForm
+          settings={settings}
+          onSaved={(next) => client.setQueryData(projectSettingsKey(target.project), next)}
+        />
+      ) : (
+        <ErrorNotice error={error} />
+      )}
+    </>
+  );
+}
+
+/** What the form holds for `settings`: the limit in the largest exact unit (a suggestion when none is set). */
+function fieldsOf(settings: ProjectSettings) {
+  return {
+    limited: settings.mediaImageMaxBytes !== null,
+    ...split(settings.mediaImageMaxBytes ?? DEFAULT_SUGGESTION),
+    previewUrl: settings.previewUrl ?? '',
+    previewUrls: settings.previewUrls ?? {},
+  };
+}
+
+/** The settings as a form; a saved answer goes back into the form and to `onSaved` (the query cache). */
+function SettingsForm({ settings, onSaved }: { settings: ProjectSettings; onSaved: (next: ProjectSettings) => void }) {
   const { target, bootstrap, types } = useStudio();
   const canManage = bootstrap.me.capabilities['settings.manage'];
   const client = at({ project: target.project });
-  const [settings, setSettings] = useState<ProjectSettings | null>(null);
-  const [limited, setLimited] = useState(false);
-  const [amount, setAmount] = useState('');
-  const [unit, setUnit] = useState<Unit>('MB');
-  const [previewUrl, setPreviewUrl] = useState('');
-  const [previewUrls, setPreviewUrls] = useState<Record<string, string>>({});
+  const [initial] = useState(() => fieldsOf(settings));
+  const [limited, setLimited] = useState(initial.limited);
+  const [amount, setAmount] = useState(initial.amount);
+  const [unit, setUnit] = useState<Unit>(initial.unit);
+  const [previewUrl, setPreviewUrl] = useState(initial.previewUrl);
+  const [previewUrls, setPreviewUrls] = useState<Record<string, string>>(initial.previewUrls);
   const [error, setError] = useState<CmsError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = { amount: useId(), unit: useId(), hint: useId(), preview: useId(), previewHint: useId() };
 
-  const show = useCallback((loaded: ProjectSettings) => {
-    setSettings(loaded);
-    setLimited(loaded.mediaImageMaxBytes !== null);
-    const parts = split(loaded.mediaImageMaxBytes ?? DEFAULT_SUGGESTION);
-    setAmount(parts.amount);
-    setUnit(parts.unit);
-    setPreviewUrl(loaded.previewUrl ?? '');
-    setPreviewUrls(loaded.previewUrls ?? {});
-  }, []);
-
-  useEffect(() => {
-    viaSdk(() => client.projects.settings()).then(show, (caught) => setError(toApiError(caught)));
-  }, [client, show]);
+  const showSaved = (loaded: ProjectSettings) => {
+    const fields = fieldsOf(loaded);
+    setLimited(fields.limited);
+    setAmount(fields.amount);
+    setUnit(fields.unit);
+    setPreviewUrl(fields.previewUrl);
+    setPreviewUrls(fields.previewUrls);
+    onSaved(loaded);
+  };
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -93,7 +128,7 @@ export function ProjectSettingsPanel() {
           previewUrls: previewUrlsToSend(previewUrls),
         }),
       );
-      show(next);
+      showSaved(next);
       setSaved(
         next.mediaImageMaxBytes === null
           ? 'Saved: images have no limit of their own.'
@@ -108,101 +143,81 @@ export function ProjectSettingsPanel() {
 
   const messages = fieldMessages(error);
   return (
-    <>
-      <h1>Project settings</h1>
-      <p className="muted">
-        Project <strong>{target.project}</strong>: these settings apply in every environment.
-      </p>
-      {settings === null && !error ? <Loading /> : null}
-      {settings ? (
-        <form className="settings-form" onSubmit={save} noValidate aria-labelledby="image-limit-title">
-          <fieldset className="group" disabled={!canManage || busy}>
-            <legend id="image-limit-title">Image upload limit</legend>
-            <p id={ids.hint} className="hint">
-              Images larger than this are refused at upload (PAYLOAD_TOO_LARGE) in every environment of the project.
-              Every upload, image or not, is also held to the server's own limit (CMS_MAX_UPLOAD_BYTES). Currently:{' '}
-              <strong>
-                {settings.mediaImageMaxBytes === null
-                  ? 'no limit of its own'
-                  : describeBytes(settings.mediaImageMaxBytes)}
-              </strong>
-              .
-            </p>
-            <label className="choice">
-              <input type="radio" name="image-limit" checked={!limited} onChange={() => setLimited(false)} />
-              No limit of its own
-            </label>
-            <label className="choice">
-              <input type="radio" name="image-limit" checked={limited} onChange={() => setLimited(true)} />
-              Limit images to
-            </label>
-            <div className="toolbar">
-              <label htmlFor={ids.amount}>
-                <span>Largest image</span>
-                <input
-                  id={ids.amount}
-                  inputMode="decimal"
-                  size={10}
-                  value={amount}
-                  disabled={!limited}
-                  aria-describedby={ids.hint}
-                  aria-invalid={error?.code === 'INVALID_INPUT' ? true : undefined}
-                  onChange={(e) => setAmount(e.target.value)}
-                />
-              </label>
-              <label htmlFor={ids.unit}>
-                <span>Unit</span>
-                <select
-                  id={ids.unit}
-                  value={unit}
-                  disabled={!limited}
-                  onChange={(e) => setUnit(e.target.value as Unit)}
-                >
-                  <option value="MB">MB</option>
-                  <option value="KB">KB</option>
-                  <option value="bytes">bytes</option>
-                </select>
-              </label>
-            </div>
-          </fieldset>
-          <fieldset className="group" disabled={!canManage || busy}>
-            <legend>Live preview</legend>
-            <label htmlFor={ids.preview}>Site preview address</label>
-            <small id={ids.previewHint} className="hint">
-              The editor's “Live preview” opens this address beside the editor; {'{path}'}, {'{locale}'}, {'{type}'} and{' '}
-              {'{token}'} are filled in. Empty: no live preview.
-            </small>
+    <form className="settings-form" onSubmit={save} noValidate aria-labelledby="image-limit-title">
+      <fieldset className="group" disabled={!canManage || busy}>
+        <legend id="image-limit-title">Image upload limit</legend>
+        <p id={ids.hint} className="hint">
+          Images larger than this are refused at upload (PAYLOAD_TOO_LARGE) in every environment of the project. Every
+          upload, image or not, is also held to the server's own limit (CMS_MAX_UPLOAD_BYTES). Currently:{' '}
+          <strong>
+            {settings.mediaImageMaxBytes === null ? 'no limit of its own' : describeBytes(settings.mediaImageMaxBytes)}
+          </strong>
+          .
+        </p>
+        <label className="choice">
+          <input type="radio" name="image-limit" checked={!limited} onChange={() => setLimited(false)} />
+          No limit of its own
+        </label>
+        <label className="choice">
+          <input type="radio" name="image-limit" checked={limited} onChange={() => setLimited(true)} />
+          Limit images to
+        </label>
+        <div className="toolbar">
+          <label htmlFor={ids.amount}>
+            <span>Largest image</span>
             <input
-              id={ids.preview}
-              type="url"
-              placeholder="https://site.example/preview/{path}?token={token}"
-              value={previewUrl}
-              aria-describedby={ids.previewHint}
-              aria-invalid={messages['body.previewUrl'] ? true : undefined}
-              onChange={(e) => setPreviewUrl(e.target.value)}
+              id={ids.amount}
+              inputMode="decimal"
+              size={10}
+              value={amount}
+              disabled={!limited}
+              aria-describedby={ids.hint}
+              aria-invalid={error?.code === 'INVALID_INPUT' ? true : undefined}
+              onChange={(e) => setAmount(e.target.value)}
             />
-            <PreviewUrlsRows
-              typeNames={types.map((type) => type.name)}
-              values={previewUrls}
-              messages={messages}
-              onChange={setPreviewUrls}
-            />
-          </fieldset>
-          <ErrorNotice error={error} title="Not saved." />
-          {saved ? <Notice kind="success">{saved}</Notice> : null}
-          {canManage ? (
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? 'Saving…' : 'Save settings'}
-            </button>
-          ) : (
-            <Notice>
-              You can see these settings; changing them needs the settings:manage permission in this project.
-            </Notice>
-          )}
-        </form>
+          </label>
+          <label htmlFor={ids.unit}>
+            <span>Unit</span>
+            <select id={ids.unit} value={unit} disabled={!limited} onChange={(e) => setUnit(e.target.value as Unit)}>
+              <option value="MB">MB</option>
+              <option value="KB">KB</option>
+              <option value="bytes">bytes</option>
+            </select>
+          </label>
+        </div>
+      </fieldset>
+      <fieldset className="group" disabled={!canManage || busy}>
+        <legend>Live preview</legend>
+        <label htmlFor={ids.preview}>Site preview address</label>
+        <small id={ids.previewHint} className="hint">
+          The editor's “Live preview” opens this address beside the editor; {'{path}'}, {'{locale}'}, {'{type}'} and{' '}
+          {'{token}'} are filled in. Empty: no live preview.
+        </small>
+        <input
+          id={ids.preview}
+          type="url"
+          placeholder="https://site.example/preview/{path}?token={token}"
+          value={previewUrl}
+          aria-describedby={ids.previewHint}
+          aria-invalid={messages['body.previewUrl'] ? true : undefined}
+          onChange={(e) => setPreviewUrl(e.target.value)}
+        />
+        <PreviewUrlsRows
+          typeNames={types.map((type) => type.name)}
+          values={previewUrls}
+          messages={messages}
+          onChange={setPreviewUrls}
+        />
+      </fieldset>
+      <ErrorNotice error={error} title="Not saved." />
+      {saved ? <Notice kind="success">{saved}</Notice> : null}
+      {canManage ? (
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save settings'}
+        </button>
       ) : (
-        <ErrorNotice error={error} />
+        <Notice>You can see these settings; changing them needs the settings:manage permission in this project.</Notice>
       )}
-    </>
+    </form>
   );
 }
