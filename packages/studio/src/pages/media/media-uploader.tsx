@@ -84,37 +84,35 @@ export function MediaUploader({
       const item = queue.current.shift() as UploadItem;
       if (item.controller.signal.aborted) continue;
       running.current += 1;
-      update(item.key, { status: 'uploading' });
-      const { signal } = item.controller;
-      mediaLibrary
-        .upload(
-          latest.current.target,
-          item.file,
-          (progress) => {
-            const total = progress.total ?? item.file.size;
-            update(item.key, {
-              loaded: progress.loaded,
-              total,
-              status: progress.loaded >= total ? 'processing' : 'uploading',
-            });
-          },
-          signal,
-        )
-        .then(
-          (asset) => {
-            update(item.key, { status: 'done', asset, loaded: 1, total: 1 });
-            latest.current.onUploaded(asset);
-          },
-          (caught) =>
-            update(
-              item.key,
-              signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: toApiError(caught) },
-            ),
-        )
-        .finally(() => {
-          running.current -= 1;
-          pump();
-        });
+      void send(item);
+    }
+  };
+
+  /** Sends one file (a write: the library's list is invalidated by `onUploaded`), then the next waiting one. */
+  const send = async (item: UploadItem) => {
+    update(item.key, { status: 'uploading' });
+    const { signal } = item.controller;
+    try {
+      const asset = await mediaLibrary.upload(
+        latest.current.target,
+        item.file,
+        (progress) => {
+          const total = progress.total ?? item.file.size;
+          update(item.key, {
+            loaded: progress.loaded,
+            total,
+            status: progress.loaded >= total ? 'processing' : 'uploading',
+          });
+        },
+        signal,
+      );
+      update(item.key, { status: 'done', asset, loaded: 1, total: 1 });
+      latest.current.onUploaded(asset);
+    } catch (caught) {
+      update(item.key, signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: toApiError(caught) });
+    } finally {
+      running.current -= 1;
+      pump();
     }
   };
 
@@ -145,7 +143,9 @@ export function MediaUploader({
   };
 
   // A file dropped anywhere on the page is uploaded, never opened by the browser in place of the Studio.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `add` reads the latest limit through state at drop time
+  // The listeners stay for the page's life and call the latest `add` (which reads the latest limit).
+  const addDropped = useRef(add);
+  addDropped.current = add;
   useEffect(() => {
     const hasFiles = (event: globalThis.DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
     const over = (event: globalThis.DragEvent) => {
@@ -161,7 +161,7 @@ export function MediaUploader({
       if (!hasFiles(event)) return;
       event.preventDefault();
       setDragging(false);
-      add(event.dataTransfer?.files ?? null);
+      addDropped.current(event.dataTransfer?.files ?? null);
     };
     window.addEventListener('dragover', over);
     window.addEventListener('dragleave', leave);
@@ -171,7 +171,7 @@ export function MediaUploader({
       window.removeEventListener('dragleave', leave);
       window.removeEventListener('drop', drop);
     };
-  }, [limit]);
+  }, []);
 
   // Leaving the page cancels what is still being sent.
   useEffect(
