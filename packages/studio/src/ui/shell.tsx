@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { auth } from '../api/index.js';
 import { localDrafts } from '../editor/local-drafts.js';
@@ -13,6 +14,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const { bootstrap, environments, target, types, setTarget } = useStudio();
   const { path } = useLocation();
   const [signingOut, setSigningOut] = useState(false);
+  const queries = useQueryClient();
   usePreloadedExtensions();
   const navItems = useNavItems();
   const hasSettings = useExtensions('settingsPanels').length > 0;
@@ -28,6 +30,9 @@ export function Shell({ children }: { children: ReactNode }) {
     } catch {
       // Already signed out: the sign-in page is where we are going anyway.
     }
+    // Nor what was read for them: whoever signs in next starts without it. The sign-in page's own
+    // read (its providers) is in use by now and stays.
+    queries.removeQueries({ predicate: (query) => query.getObserversCount() === 0 });
   };
 
   return (
