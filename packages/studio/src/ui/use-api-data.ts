@@ -13,15 +13,25 @@ import { toApiError } from '../state/studio-context.js';
  * so two pages never share an entry by accident; pages that want shared, named entries call
  * `useQuery` with a key of their own.
  *
+ * `readAgainAfter(data)` polls: it answers how long after each answer to read again, or false to
+ * stop (a list with work still pending).
+ *
  * @example const keys = useApiData(() => apiKeys.list(), []);
  */
-export function useApiData<T>(load: () => Promise<T>, deps: DependencyList) {
+export function useApiData<T>(
+  load: () => Promise<T>,
+  deps: DependencyList,
+  { readAgainAfter }: { readAgainAfter?: (data: T) => number | false } = {},
+) {
   const owner = useId();
   const query = useQuery({
     queryKey: ['api-data', owner, ...deps],
     queryFn: load,
     placeholderData: keepPreviousData,
     gcTime: 0,
+    refetchInterval: readAgainAfter
+      ? (current) => (current.state.data === undefined ? false : readAgainAfter(current.state.data))
+      : false,
   });
   return {
     data: (query.data ?? null) as T | null,

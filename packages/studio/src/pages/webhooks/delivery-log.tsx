@@ -1,4 +1,4 @@
-import { type FormEvent, Fragment, useEffect, useId, useState } from 'react';
+import { type FormEvent, Fragment, useId, useState } from 'react';
 import type { CmsError } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -51,6 +51,11 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
         ...(status ? { status } : {}),
       }),
     [target, webhook.id, status, page],
+    // Read again while a delivery of the page is still pending.
+    {
+      readAgainAfter: (answer) =>
+        answer.data.some((delivery) => delivery.status === 'pending') ? PENDING_REFRESH_MS : false,
+    },
   );
   const [error, setError] = useState<CmsError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -59,15 +64,6 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
   const [busy, setBusy] = useState(false);
 
   const deliveries = log.data?.data ?? null;
-  // Read again after each answer that still has a pending delivery.
-  const pending = deliveries?.some((delivery) => delivery.status === 'pending') ?? false;
-  const { reload } = log;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each new answer (deliveries) arms the next read
-  useEffect(() => {
-    if (!pending) return;
-    const timer = window.setTimeout(() => void reload(), PENDING_REFRESH_MS);
-    return () => window.clearTimeout(timer);
-  }, [pending, reload, deliveries]);
 
   const redeliver = async (delivery: WebhookDelivery) => {
     setNotice(null);
