@@ -20,24 +20,22 @@ export function CopyButton({
   confirm: 'button' | 'beside';
   describedBy?: string;
 }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-
-  // A new text starts over.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every new text
-  useEffect(() => setState('idle'), [text]);
+  // What became of copying which text: a new text starts over.
+  const [outcome, setOutcome] = useState<{ text: string; state: 'copied' | 'failed' } | null>(null);
+  const state = outcome?.text === text ? outcome.state : 'idle';
 
   useEffect(() => {
     if (state !== 'copied' || confirm !== 'beside') return;
-    const timer = window.setTimeout(() => setState('idle'), COPIED_NOTE_MS);
+    const timer = window.setTimeout(() => setOutcome(null), COPIED_NOTE_MS);
     return () => window.clearTimeout(timer);
   }, [state, confirm]);
 
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
-      setState('copied');
+      setOutcome({ text, state: 'copied' });
     } catch {
-      setState('failed');
+      setOutcome({ text, state: 'failed' });
     }
   };
 
