@@ -27,7 +27,8 @@ function useVersionSnapshot(target: Target, id: string, side: Side | null) {
 export function HistoryPage({ type, id }: { type: string; id: string }) {
   const { target, bootstrap } = useStudio();
   const client = useQueryClient();
-  // The document and its versions together; a restore puts the new draft in (the versions stay).
+  // The document and its versions together, read afresh each time the page opens (the draft moves
+  // on in the editor); a restore puts the new draft in (the versions stay).
   const historyKey = ['content-history', target.project, target.environment, id];
   const history = useQuery({
     queryKey: historyKey,
@@ -35,6 +36,7 @@ export function HistoryPage({ type, id }: { type: string; id: string }) {
       const [doc, page] = await Promise.all([content.get(target, id), content.versions(target, id)]);
       return { doc, versions: page.data };
     },
+    gcTime: 0,
   });
   const doc = history.data?.doc ?? null;
   const versions = history.data?.versions ?? null;
