@@ -1,6 +1,7 @@
 export type { Static, TSchema } from 'typebox';
 export * from './auth/scopes.js';
 export * from './config/index.js';
+export * from './documents/document-title.js';
 export * from './errors/cms-error.js';
 export * from './errors/error-codes.js';
 export * from './preview/preview-url.js';

@@ -39,12 +39,6 @@ export const SearchQuerySchema = Type.Object(
 );
 
 /**
- * The frontmatter fields that name a document in lists, in this order: the first that holds a
- * non-blank string is its title (a search hit's `title`; the Studio's lists and pickers).
- */
-export const DOCUMENT_TITLE_KEYS = ['title', 'name', 'label', 'heading'] as const;
-
-/**
  * One search hit; `snippet` is plain text with matches between `«` and `»`. `title` (see
  * DOCUMENT_TITLE_KEYS, null when none is set), `publishedVersion` and `hasUnpublishedChanges` are the
  * document's, as on `GET /content`, so a list or picker shows a hit without reading its document.

@@ -1,4 +1,4 @@
-import { DOCUMENT_TITLE_KEYS } from '@cms/core';
+import { DOCUMENT_TITLE_KEYS } from '@cms/core/document-title';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { type CmsError, type ContentDocument, content, DEFAULT_LOCALE, type ListQuery } from '../api/index.js';

@@ -1,8 +1,7 @@
-import { useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import type { ContentDocument } from '../api/index.js';
 import type { BodyEditorHandle } from '../editor/body-editor-handle.js';
 import { BodyToolbar } from '../editor/body-toolbar.js';
-import { ConflictPanel } from '../editor/conflict-panel.js';
 import { type FieldMetadata, listReferenceFields, type SchemaType } from '../editor/core-schema.js';
 import { ErrorSummary } from '../editor/error-summary.js';
 import { FieldInput } from '../editor/field-form.js';
@@ -31,6 +30,9 @@ import { useDocument } from './editor/use-document.js';
 import { FOCUS_MODE_SHORTCUT, useWritingLayout } from './editor/use-writing-layout.js';
 import { EditorSidebar } from './editor-sidebar.js';
 import './editor/editor-layout.css';
+
+/** The conflict panel and its three-way merge (diff3, YAML) load only when a save meets a conflict. */
+const ConflictPanel = lazy(async () => ({ default: (await import('../editor/conflict-panel.js')).ConflictPanel }));
 
 /** `/content/:type/:id` (and `/content/:type/new`): reads the document, then hands it to the editor. */
 export function EditorPage({ type, id }: { type: string; id: string }) {
@@ -191,15 +193,17 @@ function DocumentEditor({
       <ErrorNotice error={editing.error} title={isNew ? 'Not created.' : 'Not saved.'} />
       <ErrorSummary errors={errors} />
       {conflict ? (
-        <ConflictPanel
-          base={doc ?? conflict}
-          mine={{ frontmatter, body }}
-          theirs={conflict}
-          busy={saving}
-          onKeepMine={(merged) => editing.keepMine(conflict, merged)}
-          onTakeTheirs={() => editing.takeTheirs(conflict)}
-          onMergeByHand={() => editing.mergeByHand(conflict)}
-        />
+        <Suspense fallback={<Loading />}>
+          <ConflictPanel
+            base={doc ?? conflict}
+            mine={{ frontmatter, body }}
+            theirs={conflict}
+            busy={saving}
+            onKeepMine={(merged) => editing.keepMine(conflict, merged)}
+            onTakeTheirs={() => editing.takeTheirs(conflict)}
+            onMergeByHand={() => editing.mergeByHand(conflict)}
+          />
+        </Suspense>
       ) : null}
       <div className="editor-grid">
         <div className="editor-main">

@@ -5,25 +5,39 @@
  * Addresses are exactly the ones the hand-written router had: the query stays plain text
  * (`?q=hello&page=2`), never JSON, so bookmarks, tests and docs keep working.
  */
-import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  type RouteComponent,
+} from '@tanstack/react-router';
+import { Suspense, useEffect } from 'react';
 import { setUnauthorizedHandler } from '../api/index.js';
 import { ContributedPage, useContributedRoute } from '../extensions/contributed.js';
-import { AccountSecurityPage } from '../pages/account-security-page.js';
-import { CliAuthorizePage } from '../pages/cli-authorize-page.js';
-import { ContentListPage } from '../pages/content-list-page.js';
 import { DashboardPage } from '../pages/dashboard-page.js';
-import { EditorPage } from '../pages/editor-page.js';
-import { HistoryPage } from '../pages/history-page.js';
-import { InvitePage } from '../pages/invite-page.js';
 import { LoginPage } from '../pages/login-page.js';
-import { SettingsPage } from '../pages/settings/settings-page.js';
-import { SetupPage } from '../pages/setup-page.js';
 import { StudioProvider } from '../state/studio-context.js';
 import { AuthCard } from '../ui/auth-card.js';
 import { ErrorNotice, Loading } from '../ui/notice.js';
 import { Shell } from '../ui/shell.js';
 import { BASE, bindRouter, navigate, useLocation } from './navigation.js';
+
+// The sign-in page and the dashboard come with the Studio's first download; every other page is its own
+// chunk, fetched when first opened (the editor's alone is most of the Studio), so the first page loads
+// only what it shows (docs/benchmarks.md "Studio JavaScript per page").
+const AccountSecurityPage = lazyRouteComponent(
+  () => import('../pages/account-security-page.js'),
+  'AccountSecurityPage',
+);
+const CliAuthorizePage = lazyRouteComponent(() => import('../pages/cli-authorize-page.js'), 'CliAuthorizePage');
+const ContentListPage = lazyRouteComponent(() => import('../pages/content-list-page.js'), 'ContentListPage');
+const EditorPage = lazyRouteComponent(() => import('../pages/editor-page.js'), 'EditorPage');
+const HistoryPage = lazyRouteComponent(() => import('../pages/history-page.js'), 'HistoryPage');
+const InvitePage = lazyRouteComponent(() => import('../pages/invite-page.js'), 'InvitePage');
+const SettingsPage = lazyRouteComponent(() => import('../pages/settings/settings-page.js'), 'SettingsPage');
+const SetupPage = lazyRouteComponent(() => import('../pages/setup-page.js'), 'SetupPage');
 
 const TITLES: Record<string, string> = {
   '/login': 'Sign in',
@@ -55,7 +69,9 @@ function SignedIn() {
       fallback={(error) =>
         // CMS_REQUIRE_MFA=admins: an administrator without a second factor sets it up before anything else.
         error?.code === 'MFA_ENROLMENT_REQUIRED' ? (
-          <AccountSecurityPage />
+          <Suspense fallback={<Loading />}>
+            <AccountSecurityPage />
+          </Suspense>
         ) : error ? (
           <AuthCard title="The Studio could not start">
             <ErrorNotice error={error} />
@@ -99,10 +115,10 @@ function Settings() {
 }
 
 const rootRoute = createRootRoute({ component: Root });
-const outside = (path: string, component: () => React.ReactNode) =>
+const outside = (path: string, component: RouteComponent) =>
   createRoute({ getParentRoute: () => rootRoute, path, component });
 const signedIn = createRoute({ getParentRoute: () => rootRoute, id: 'signed-in', component: SignedIn });
-const inside = (path: string, component: () => React.ReactNode) =>
+const inside = (path: string, component: RouteComponent) =>
   createRoute({ getParentRoute: () => signedIn, path, component });
 
 const contentListRoute = createRoute({ getParentRoute: () => signedIn, path: 'content/$type' }).update({
@@ -159,6 +175,8 @@ export function createStudioRouter() {
     parseSearch,
     stringifySearch,
     defaultNotFoundComponent: NotFound,
+    // Shown while a page's chunk is fetched (its first visit).
+    defaultPendingComponent: Loading,
   });
   bindRouter(router);
   return router;

@@ -1,5 +1,5 @@
+import { isRole, ROLES, type Role } from '@cms/core/scopes';
 import type { SelectHTMLAttributes } from 'react';
-import { isRole, ROLES, type Role } from '../../../core/src/auth/scopes.js';
 
 /** What each instance role means, shown beside the role pickers (docs/access-control.md "Users"). */
 export const ROLE_HELP =

@@ -3,8 +3,9 @@
  * optional expiry; the key is shown once), list every key the signed-in person could have created
  * (the command line's `cms_key_cli_` keys from the device flow among them) and revoke them.
  */
+
+import { SCOPES } from '@cms/core/scopes';
 import { type FormEvent, Fragment, type ReactNode, useId, useState } from 'react';
-import { SCOPES } from '../../../../core/src/auth/scopes.js';
 import {
   type ApiKey,
   apiKeys,

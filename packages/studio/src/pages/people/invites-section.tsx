@@ -5,8 +5,8 @@
  * memory, never stored, and offered beside them while moving between Studio pages.
  */
 
+import type { Role } from '@cms/core/scopes';
 import { type FormEvent, useState, useSyncExternalStore } from 'react';
-import type { Role } from '../../../../core/src/auth/scopes.js';
 import { type CmsError, fieldMessages, type Invite, type PendingInvite, people } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { CopyButton } from '../../ui/copy-button.js';

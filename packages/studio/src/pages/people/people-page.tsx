@@ -4,8 +4,8 @@
  * sessions with "Sign out everywhere".
  */
 
+import type { Role } from '@cms/core/scopes';
 import { type FormEvent, useState } from 'react';
-import type { Role } from '../../../../core/src/auth/scopes.js';
 import { type CmsError, fieldMessages, people, type User } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
