@@ -20,6 +20,7 @@ import { appendMarkdown, checkTargets, describeEnvironment, renderMarkdown, writ
 import { runScenario } from './scenario.mjs';
 import { renderSearchRow, runSearchRow, searchRowEnabled } from './search-row.mjs';
 import { readSettings } from './settings.mjs';
+import { renderStudioBytes, runStudioBytes } from './studio-bytes.mjs';
 import { renderWriteRow, runWriteRow, writeRowEnabled } from './write-row.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,6 +55,25 @@ async function main() {
   if (firstStart) log(`first start ${firstStart.first.readyMs} ms, restart ${firstStart.restart.readyMs} ms`);
   if (firstStartSetting === 'only') {
     const section = `## First start: ${startedAt}\n\n${environment.machine.cpu} x${environment.machine.cores}, Node ${environment.node}\n\n${renderFirstStart(/** @type {any} */ (firstStart))}`;
+    if (settings.appendDocs) await appendMarkdown(DOCS_FILE, section);
+    process.stdout.write(`\n${section}\n`);
+    return;
+  }
+
+  // The JavaScript each Studio page loads, from the build (scripts/bench/studio-bytes.mjs); BENCH_STUDIO_BYTES=only stops there.
+  const studioBytesSetting = process.env.BENCH_STUDIO_BYTES || 'on';
+  if (!['on', 'only', 'off'].includes(studioBytesSetting))
+    throw new Error(`BENCH_STUDIO_BYTES must be on, only or off, got "${studioBytesSetting}"`);
+  let studioBytes = null;
+  if (studioBytesSetting !== 'off') {
+    try {
+      studioBytes = runStudioBytes();
+    } catch (error) {
+      studioBytes = { error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  if (studioBytesSetting === 'only') {
+    const section = `## Studio bytes: ${startedAt}\n\n${renderStudioBytes(/** @type {any} */ (studioBytes))}`;
     if (settings.appendDocs) await appendMarkdown(DOCS_FILE, section);
     process.stdout.write(`\n${section}\n`);
     return;
@@ -157,6 +177,7 @@ async function main() {
     settings,
     firstStart,
     disk,
+    studioBytes,
     compressed,
     cli,
     releases,
@@ -175,6 +196,7 @@ async function main() {
     renderMarkdown(run) +
     (firstStart ? `\n${renderFirstStart(firstStart)}` : '') +
     (disk ? `\n${renderDiskRatio(disk)}` : '') +
+    (studioBytes ? `\n${renderStudioBytes(studioBytes)}` : '') +
     (compressed ? `\n${renderCompressedReads(compressed)}` : '') +
     (cli ? `\n${renderCliRow(cli)}` : '') +
     (releases ? `\n${renderReleaseRow(releases)}` : '') +
