@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { createServer } from '../../src/server.js';
 import type { Db, Transaction } from '../../src/storage/db.js';
 import { MIGRATIONS_DIR, migrate } from '../../src/storage/migrate.js';
+import { openPgliteDb } from '../../src/storage/pglite-db.js';
 import { createTestDatabase, testEngine } from '../support/test-database.js';
 import { sendRequest } from '../support/test-server.js';
 
@@ -121,5 +122,22 @@ describe('embedded default (PGlite in the data dir)', () => {
     expect(await bufferCache({})).toEqual({ buffers: '16MB', wal: '64MB', level: 'minimal' });
     expect((await bufferCache({ CMS_PGLITE_SHARED_BUFFERS_MB: '64' }))?.buffers).toBe('64MB');
     expect(() => loadConfig({ ...base, CMS_PGLITE_SHARED_BUFFERS_MB: '0' })).toThrow(/CMS_PGLITE_SHARED_BUFFERS_MB/);
+  }, 60_000);
+
+  it('leaves no spare WAL segments behind: a bulk write does not keep tens of MB of pg_wal on disk', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cms-wal-'));
+    dirs.push(dataDir);
+    const db = await openPgliteDb({ dataDir, sharedBuffersMb: 16 });
+    await db.query('create table bulk (id int primary key, body text)');
+    // About 100 MB of WAL: past max_wal_size (64 MB), so checkpoints run and old segments are retired.
+    for (let batch = 0; batch < 20; batch += 1) {
+      await db.query(
+        `insert into bulk select g, repeat(md5(g::text), 45) from generate_series(${batch * 2000 + 1}, ${(batch + 1) * 2000}) g`,
+      );
+    }
+    await db.close();
+    // Recycled segments (PostgreSQL's default) would stay as 16 MB files up to max_wal_size; removed ones go.
+    const segments = (await readdir(join(dataDir, 'pg_wal'))).filter((name) => /^[0-9A-F]{24}$/.test(name));
+    expect(segments.length).toBeLessThanOrEqual(2);
   }, 60_000);
 });
