@@ -29,11 +29,15 @@ export function useEnvironmentLists(projects: readonly string[]) {
 
 export const projectSettingsKey = (project: string) => ['project-settings', project] as const;
 
-/** The project's settings (`GET /api/v1/settings`): the settings panel and the media library's image limit. */
-export function useProjectSettings(project: string) {
+/**
+ * The project's settings (`GET /api/v1/settings`): the settings panel, the media library's image limit
+ * and the live preview's `previewUrl`.
+ */
+export function useProjectSettings(project: string, enabled = true) {
   return useQuery({
     queryKey: projectSettingsKey(project),
     queryFn: (): Promise<ProjectSettings> => viaSdk(() => at({ project }).projects.settings()),
+    enabled,
   });
 }
 

@@ -10,8 +10,10 @@ import {
   type PreviewFocusMessage,
   type StudioToSiteMessage,
 } from '@cms/sdk/preview';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { type CmsError, type ContentDocument, content, projects, type Target } from '../../api/index.js';
+import { type QueryObserverResult, useQueries, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type CmsError, type ContentDocument, content, type Target } from '../../api/index.js';
+import { useProjectSettings } from '../../state/shared-queries.js';
 import { toApiError } from '../../state/studio-context.js';
 import {
   composePreviewDocument,
@@ -23,6 +25,8 @@ import {
 /** Renew this long before expiry: a fifth of the token's life, at most a minute. */
 const RENEW_SHARE = 0.2;
 const RENEW_LEAD_MAX_MS = 60_000;
+
+const NO_PREVIEW_URL = 'No preview address is set for this project: an admin sets previewUrl in the project settings.';
 
 /** What the panel shows. */
 export interface LivePreviewState {
@@ -48,89 +52,130 @@ interface Options {
   onFocus(message: PreviewFocusMessage): void;
 }
 
+/** The frame's address and its first token: fixed for one opening, so the frame never reloads under the person. */
+interface Opening {
+  src: string;
+  origin: string | null;
+  expiresAt: string;
+}
+
+/** A renewal's outcome, for the opening (token answer) it was asked for. */
+interface Renewal {
+  opening: Opening;
+  expiresAt: string | null;
+  error: CmsError | null;
+}
+
+/** The targets fetched for references changed in the editor; a pending or refused one is left out (sent as the id). */
+function fetchedTargets(results: QueryObserverResult<ResolvedReference>[]): ResolvedReference[] {
+  return results.flatMap((result) => (result.data ? [result.data] : []));
+}
+
 export function useLivePreview({ target, doc, frontmatter, body, referenceFields, release, open, onFocus }: Options) {
   const frame = useRef<HTMLIFrameElement | null>(null);
-  const [state, setState] = useState<LivePreviewState>({
-    src: null,
-    origin: null,
-    expiresAt: null,
-    renewals: 0,
-    error: null,
-    notice: null,
-  });
-  const [read, setRead] = useState<ContentDocument | null>(null);
-  const known = useRef(new Map<string, ResolvedReference>());
-  const [knownVersion, setKnownVersion] = useState(0);
+  const [renewals, setRenewals] = useState(0);
+  const [renewal, setRenewal] = useState<Renewal | null>(null);
   const sequence = useRef(0);
-  const template = useRef<string | null>(null);
   const focus = useRef(onFocus);
   focus.current = onFocus;
 
-  const post = useCallback((message: StudioToSiteMessage) => {
-    const origin = template.current ? previewUrlOrigin(template.current) : null;
-    // Only ever to the previewUrl's origin: a frame that navigated elsewhere gets nothing.
-    if (origin) frame.current?.contentWindow?.postMessage(message, origin);
-  }, []);
+  // The setting is read afresh when the preview opens (a cached copy may predate an admin's change).
+  const settings = useProjectSettings(target.project, open);
+  const settingsError = settings.isFetchedAfterMount ? settings.error : null;
+  const fresh = settings.isFetchedAfterMount && !settingsError ? settings.data : undefined;
+  const chosen = fresh ? (fresh.previewUrls?.[doc.type] ?? fresh.previewUrl) : null;
+  const template = chosen && !previewUrlTemplateProblem(chosen) ? chosen : null;
 
-  const issueToken = useCallback(async () => {
-    const address = template.current as string;
-    const noToken = expandPreviewUrl(address, { path: doc.path, locale: doc.locale, type: doc.type, token: '' });
-    return content.previewToken(target, doc.documentId, noToken, release);
-  }, [target, doc.documentId, doc.path, doc.locale, doc.type, release]);
+  const issueToken = useCallback(
+    (address: string) => {
+      const noToken = expandPreviewUrl(address, { path: doc.path, locale: doc.locale, type: doc.type, token: '' });
+      return content.previewToken(target, doc.documentId, noToken, release);
+    },
+    [target, doc.documentId, doc.path, doc.locale, doc.type, release],
+  );
 
-  // Opening (again when another release is chosen): the setting, a token, and the read the messages start from.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: opened once per document; saves renew below
-  useEffect(() => {
-    if (!open) return;
-    let cancelled = false;
-    setRead(null);
-    setState((s) => ({ ...s, src: null, error: null }));
-    void (async () => {
-      try {
-        const settings = await projects.settings(target);
-        const chosen = settings.previewUrls?.[doc.type] ?? settings.previewUrl;
-        if (!chosen || previewUrlTemplateProblem(chosen)) {
-          setState((s) => ({
-            ...s,
-            notice: 'No preview address is set for this project: an admin sets previewUrl in the project settings.',
-          }));
-          return;
-        }
-        template.current = chosen;
-        const [issued, loaded] = await Promise.all([
-          issueToken(),
-          content.get(target, doc.documentId, { resolve: [...referenceFields], release }),
-        ]);
-        if (cancelled) return;
-        known.current = resolvedTargetsOf(loaded, referenceFields);
-        setRead(loaded);
-        const values = { path: doc.path, locale: doc.locale, type: doc.type, token: issued.token };
-        setState((s) => ({
-          ...s,
-          src: expandPreviewUrl(chosen, values),
-          origin: previewUrlOrigin(chosen),
-          expiresAt: issued.expiresAt,
-          error: null,
-          notice: null,
-        }));
-      } catch (caught) {
-        if (!cancelled) setState((s) => ({ ...s, error: toApiError(caught) }));
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [open, doc.documentId, release]);
+  // Opening (again when another release is chosen): a token and the read the messages start from, once
+  // per opening. Keyed by document, release and address only: a save renews the token below instead, and
+  // both entries go when the panel closes, so opening it again reads afresh.
+  const opened = { enabled: open && template !== null, staleTime: Number.POSITIVE_INFINITY, gcTime: 0 };
+  const token = useQuery({
+    ...opened,
+    queryKey: ['live-preview-token', target.project, target.environment, doc.documentId, release, template],
+    queryFn: async (): Promise<Opening> => {
+      const address = template as string;
+      const issued = await issueToken(address);
+      const values = { path: doc.path, locale: doc.locale, type: doc.type, token: issued.token };
+      return { src: expandPreviewUrl(address, values), origin: previewUrlOrigin(address), expiresAt: issued.expiresAt };
+    },
+  });
+  const read = useQuery({
+    ...opened,
+    queryKey: ['live-preview-read', target.project, target.environment, doc.documentId, release, referenceFields],
+    queryFn: () => content.get(target, doc.documentId, { resolve: [...referenceFields], release }),
+  });
+  // The frame exists once both are in; the messages start from the read from then on.
+  const opening = token.data && read.data ? token.data : null;
+  const startingRead = opening ? read.data : undefined;
+  const renewed = renewal?.opening === opening ? renewal : null;
+
+  // A reference changed in the editor is resolved as the read would (one read per target), then sent again.
+  const readTargets = useMemo(
+    () => (read.data ? resolvedTargetsOf(read.data, referenceFields) : new Map<string, ResolvedReference>()),
+    [read.data, referenceFields],
+  );
+  const missing = read.data ? unresolvedIds(frontmatter, referenceFields, readTargets) : [];
+  const fetched = useQueries({
+    queries: missing.map((id) => ({
+      queryKey: ['live-preview-reference', target.project, target.environment, release, id],
+      // A missing or forbidden target is a refused query: sent as the id, as the read reports it.
+      queryFn: async (): Promise<ResolvedReference> => {
+        const found = await content.get(target, id, { release });
+        return { documentId: id, type: found.type, path: found.path, frontmatter: found.frontmatter };
+      },
+      enabled: open,
+    })),
+    combine: fetchedTargets,
+  });
+  const known = useMemo(() => {
+    const all = new Map(readTargets);
+    for (const found of fetched) all.set(found.documentId, found);
+    return all;
+  }, [readTargets, fetched]);
+
+  const origin = opening?.origin ?? null;
+  const post = useCallback(
+    (message: StudioToSiteMessage) => {
+      // Only ever to the previewUrl's origin: a frame that navigated elsewhere gets nothing.
+      if (origin) frame.current?.contentWindow?.postMessage(message, origin);
+    },
+    [origin],
+  );
 
   const renew = useCallback(async () => {
+    if (!opening || !template) return;
     try {
-      const issued = await issueToken();
+      const issued = await issueToken(template);
       post({ type: PREVIEW_MESSAGE_TYPE, kind: 'token', token: issued.token, expiresAt: issued.expiresAt });
-      setState((s) => ({ ...s, expiresAt: issued.expiresAt, renewals: s.renewals + 1, error: null }));
+      setRenewal({ opening, expiresAt: issued.expiresAt, error: null });
+      setRenewals((n) => n + 1);
     } catch (caught) {
-      setState((s) => ({ ...s, error: toApiError(caught) }));
+      setRenewal((last) => ({
+        opening,
+        expiresAt: last?.opening === opening ? last.expiresAt : null,
+        error: toApiError(caught),
+      }));
     }
-  }, [issueToken, post]);
+  }, [opening, template, issueToken, post]);
+
+  const openingError = settingsError ?? token.error ?? read.error;
+  const state: LivePreviewState = {
+    src: opening?.src ?? null,
+    origin,
+    expiresAt: opening ? (renewed?.expiresAt ?? opening.expiresAt) : null,
+    renewals,
+    error: renewed?.error ?? (openingError ? toApiError(openingError) : null),
+    notice: fresh && !template ? NO_PREVIEW_URL : null,
+  };
 
   // Renew before expiry.
   useEffect(() => {
@@ -150,45 +195,18 @@ export function useLivePreview({ target, doc, frontmatter, body, referenceFields
   }, [open, state.src, doc.draftRevision, renew]);
 
   const postDocument = useCallback(() => {
-    if (!read) return;
+    if (!startingRead) return;
     sequence.current += 1;
-    const document = composePreviewDocument(read, { frontmatter, body }, referenceFields, known.current);
+    const document = composePreviewDocument(startingRead, { frontmatter, body }, referenceFields, known);
     post({ type: PREVIEW_MESSAGE_TYPE, kind: 'document', document, sequence: sequence.current });
-  }, [read, frontmatter, body, referenceFields, post]);
+  }, [startingRead, frontmatter, body, referenceFields, known, post]);
 
   // Every change goes out at once (no debounce: the frame shows each keystroke), before the Studio
   // paints rather than after (a layout effect), which saves the frame a passive effect waits for.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: knownVersion re-sends once a reference resolves
+  // A reference target that arrives changes `known`, so the document goes out again with it.
   useLayoutEffect(() => {
     if (open) postDocument();
-  }, [open, postDocument, knownVersion]);
-
-  // A reference changed in the editor is resolved as the read would, then the document is sent again.
-  useEffect(() => {
-    if (!open || !read) return;
-    const missing = unresolvedIds(frontmatter, referenceFields, known.current);
-    if (missing.length === 0) return;
-    let cancelled = false;
-    void Promise.all(
-      missing.map((id) =>
-        content.get(target, id, { release }).then(
-          (found) =>
-            known.current.set(id, {
-              documentId: id,
-              type: found.type,
-              path: found.path,
-              frontmatter: found.frontmatter,
-            }),
-          () => undefined, // missing or forbidden: sent as the id, as the read reports it
-        ),
-      ),
-    ).then(() => {
-      if (!cancelled) setKnownVersion((v) => v + 1);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [open, read, frontmatter, referenceFields, target, release]);
+  }, [open, postDocument]);
 
   // Messages from the frame: only from its window and the previewUrl's origin.
   useEffect(() => {
