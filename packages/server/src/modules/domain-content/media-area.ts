@@ -5,7 +5,7 @@ import { createTransformQueue } from '../../media/transform-queue.js';
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
 import type { DomainShared } from './domain-shared.js';
 import { mediaActions } from './media/media.actions.js';
-import { createMediaService } from './media/media.service.js';
+import { MediaService } from './media/media.service.js';
 import { mediaFileActions } from './media/media-file.actions.js';
 import { mediaImageActions } from './media/media-image.actions.js';
 import { createMediaImageService } from './media/media-image.service.js';
@@ -26,7 +26,7 @@ export async function setupMediaArea(deps: ServerDeps, shared: DomainShared): Pr
     log: deps.log.child({ area: 'media' }),
     pollIntervalMs: config.mediaPurgeIntervalSeconds * 1000,
   });
-  const media = createMediaService({
+  const media = new MediaService({
     db: deps.db,
     storage,
     purge,

@@ -10,7 +10,7 @@ export function mediaActions(deps: { media: MediaService; maxUploadBytes: number
     defineAction({
       route: mediaListRoute,
       permissions: ['media:read'],
-      handler: ({ query }, ctx) => media.list(ctx, query),
+      handler: (input, ctx) => media.list(ctx, input),
     }),
     defineAction({
       route: mediaUploadRoute,
@@ -30,17 +30,17 @@ export function mediaActions(deps: { media: MediaService; maxUploadBytes: number
     defineAction({
       route: mediaGetRoute,
       permissions: ['media:read'],
-      handler: ({ params }, ctx) => media.get(ctx, params.id),
+      handler: (input, ctx) => media.get(ctx, input),
     }),
     defineAction({
       route: mediaUpdateRoute,
       permissions: ['media:upload'],
-      handler: ({ params, body }, ctx) => media.update(ctx, params.id, body),
+      handler: (input, ctx) => media.update(ctx, input),
     }),
     defineAction({
       route: mediaDeleteRoute,
       permissions: ['media:delete'],
-      handler: ({ params }, ctx) => media.delete(ctx, params.id),
+      handler: (input, ctx) => media.delete(ctx, input),
     }),
   ];
 }
