@@ -25,7 +25,7 @@ import { meActions } from './me.actions.js';
 import { createMeService } from './me.service.js';
 import { mfaActions } from './mfa.actions.js';
 import { createMfaService } from './mfa.service.js';
-import { createOidcService } from './oidc.service.js';
+import { OidcService } from './oidc.service.js';
 import { pendingInviteActions } from './pending-invites.actions.js';
 import { projectActions } from './projects.actions.js';
 import { createProjectsService } from './projects.service.js';
@@ -93,7 +93,7 @@ export const coreSystemModule: ServerModule = {
     });
     const auth = createAuthService({ db, sessions, throttle, mfa, clock });
     const ssoSignIn = createSsoSignIn({ db, sessions, clock, log: deps.log.child({ area: 'sso' }) });
-    const oidc = createOidcService({
+    const oidc = new OidcService({
       db,
       clock,
       publicUrl: config.publicUrl,
