@@ -32,22 +32,21 @@ export function mfaActions(mfa: MfaService): AnyAction[] {
       permissions: [],
       // A person's own sessions only: an API key (what the CLI holds) is FORBIDDEN here.
       cli: HIDDEN,
-      handler: async ({ body }, ctx, { request }) => mfa.confirm(ctx, { code: body.code, clientAddress: request.ip }),
+      handler: async (input, ctx, { request }) => mfa.confirm(ctx, input, request.ip),
     }),
     defineAction({
       route: meMfaRecoveryCodesRoute,
       permissions: [],
       // A person's own sessions only: an API key (what the CLI holds) is FORBIDDEN here.
       cli: HIDDEN,
-      handler: async ({ body }, ctx, { request }) =>
-        mfa.renewRecoveryCodes(ctx, { code: body.code, clientAddress: request.ip }),
+      handler: async (input, ctx, { request }) => mfa.renewRecoveryCodes(ctx, input, request.ip),
     }),
     defineAction({
       route: meMfaDisableRoute,
       permissions: [],
       // A person's own sessions only: an API key (what the CLI holds) is FORBIDDEN here.
       cli: HIDDEN,
-      handler: async ({ body }, ctx, { request }) => mfa.disable(ctx, { ...body, clientAddress: request.ip }),
+      handler: async (input, ctx, { request }) => mfa.disable(ctx, input, request.ip),
     }),
   ];
 }

@@ -1,4 +1,18 @@
-import { CmsError, invalidInput, type MfaChallenge, type MfaStatus, notFound } from '@cms/core';
+import {
+  type ActionInput,
+  type ActionMethod,
+  type ActionResult,
+  CmsError,
+  invalidInput,
+  type MfaChallenge,
+  type MfaStatus,
+  type meMfaConfirmRoute,
+  type meMfaDisableRoute,
+  type meMfaEnrolRoute,
+  type meMfaGetRoute,
+  type meMfaRecoveryCodesRoute,
+  notFound,
+} from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
@@ -47,8 +61,20 @@ export function isMfaRequired(policy: RequireMfa, user: { role: string; hasPassw
 /** Which code a check accepts: an enrolment's first code (TOTP only), or a confirmed factor's (TOTP or recovery). */
 type CodeStage = 'enrolment' | 'enabled';
 
-/** TOTP enrolment, recovery codes and the code checks of the second sign-in step (decisions.md §8). */
-export function createMfaService(deps: {
+type Status = typeof meMfaGetRoute;
+type Enrol = typeof meMfaEnrolRoute;
+type Confirm = typeof meMfaConfirmRoute;
+type RenewRecoveryCodes = typeof meMfaRecoveryCodesRoute;
+type Disable = typeof meMfaDisableRoute;
+
+/** The routes this service answers directly, each method declared against its route. */
+interface MfaRoutes {
+  status: ActionMethod<Status, RequestContext>;
+  enrol: ActionMethod<Enrol, RequestContext>;
+}
+
+/** What the MFA service needs: the database, the clock, the sealing secret, the policy and the backoff. */
+export interface MfaServiceDeps {
   db: Db;
   clock: Clock;
   secret: string;
@@ -56,15 +82,125 @@ export function createMfaService(deps: {
   requireMfa: RequireMfa;
   throttle: LoginThrottle;
   log: FastifyBaseLogger;
-}) {
-  const sealer = createTotpSealer(deps.secret);
+}
+
+/**
+ * TOTP enrolment, recovery codes and the code checks of the second sign-in step (decisions.md §8).
+ * The checks that take a code also take the client address, charged to the login backoff, so those
+ * take their route's input and answer its result with the address beside.
+ */
+export class MfaService implements MfaRoutes {
+  private readonly sealer: ReturnType<typeof createTotpSealer>;
+
+  constructor(private readonly deps: MfaServiceDeps) {
+    this.sealer = createTotpSealer(deps.secret);
+  }
+
+  async status(ctx: RequestContext): Promise<ActionResult<Status>> {
+    return this.statusOf(await this.signedInUser(ctx));
+  }
+
+  /** Starts (or restarts) an enrolment: a new secret, shown once, confirmed by its first code. */
+  async enrol(ctx: RequestContext): Promise<ActionResult<Enrol>> {
+    const { deps } = this;
+    const user = await this.signedInUser(ctx);
+    const secret = generateTotpSecret();
+    const stored = await upsertPendingMfa(deps.db, {
+      userId: user.id,
+      totpSecret: this.sealer.seal(secret, user.id),
+      createdAt: deps.clock(),
+    });
+    if (!stored) {
+      throw new CmsError('INVALID_INPUT', 'Your second factor is already on: disable it first to enrol a new one.', {
+        fields: { mfa: 'is already enabled' },
+      });
+    }
+    return { secret, otpauthUri: otpauthUri(secret, deps.issuer, user.email) };
+  }
+
+  /** Confirms an enrolment with its first code; answers the recovery codes, this once. */
+  async confirm(
+    ctx: RequestContext,
+    { body }: ActionInput<Confirm>,
+    clientAddress: string,
+  ): Promise<ActionResult<Confirm>> {
+    const { deps } = this;
+    const user = await this.signedInUser(ctx);
+    const mfa = await findUserMfa(deps.db, user.id);
+    if (!mfa || mfa.enabledAt !== null) {
+      throw invalidInput({
+        'body.code': 'confirms an enrolment, and none is pending: start one with POST /api/v1/me/mfa/enrol',
+      });
+    }
+    await this.assertCode(user, body.code, 'enrolment', clientAddress);
+    const recoveryCodes = await withTransaction(deps.db, async (tx) => {
+      await markMfaEnabled(tx, user.id, deps.clock());
+      return issueRecoveryCodes(tx, user.id);
+    });
+    return { status: await this.statusOf(user), recoveryCodes };
+  }
+
+  /** Replaces the recovery codes, proven by a current code; answers the new ones, this once. */
+  async renewRecoveryCodes(
+    ctx: RequestContext,
+    { body }: ActionInput<RenewRecoveryCodes>,
+    clientAddress: string,
+  ): Promise<ActionResult<RenewRecoveryCodes>> {
+    const user = await this.signedInUser(ctx);
+    await this.assertCode(user, body.code, 'enabled', clientAddress);
+    const recoveryCodes = await withTransaction(this.deps.db, (tx) => issueRecoveryCodes(tx, user.id));
+    return { status: await this.statusOf(user), recoveryCodes };
+  }
+
+  /** Turns the second factor off (or drops a pending enrolment), proven by the password or a code. */
+  async disable(
+    ctx: RequestContext,
+    { body }: ActionInput<Disable>,
+    clientAddress: string,
+  ): Promise<ActionResult<Disable>> {
+    const { deps } = this;
+    const user = await this.signedInUser(ctx);
+    if (body.code !== undefined) {
+      await this.assertCode(user, body.code, 'enabled', clientAddress);
+    } else if (body.currentPassword !== undefined) {
+      const keys = deps.throttle.keysFor(user.email, clientAddress);
+      const reserved = await deps.throttle.reserveAttempt(keys);
+      const matches = user.passwordHash
+        ? await verifyPassword(user.passwordHash, body.currentPassword)
+        : await verifyAgainstNothing(body.currentPassword);
+      if (!matches) throw invalidInput({ 'body.currentPassword': 'is not your current password' });
+      await deps.throttle.recordSuccess(keys, reserved);
+    }
+    await withTransaction(deps.db, (tx) => deleteUserMfa(tx, user.id));
+    return this.statusOf(user);
+  }
+
+  /** Does this user have a confirmed second factor (password sign-ins then need a second step)? */
+  async isEnabled(tx: Queryable, userId: string): Promise<boolean> {
+    return (await findUserMfa(tx, userId))?.enabledAt != null;
+  }
+
+  /** Opens a pending second step after a right password: a token, not a session. */
+  async startChallenge(tx: Queryable, userId: string): Promise<MfaChallenge> {
+    const now = this.deps.clock();
+    const token = generateToken();
+    const expiresAt = new Date(now.getTime() + MFA_CHALLENGE_TTL_MS);
+    await insertMfaChallenge(tx, { tokenHash: hashToken(token), userId, createdAt: now, expiresAt });
+    return { challengeToken: token, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** Checks and spends a code of the second sign-in step. */
+  spendSignInCode(tx: Queryable, userId: string, code: string): Promise<boolean> {
+    return this.spendCode(tx, userId, code, 'enabled');
+  }
 
   /** Does the code match, and is it unused? Spends it when it does (a TOTP step, a recovery code). */
-  const spendCode = async (tx: Queryable, userId: string, code: string, stage: CodeStage): Promise<boolean> => {
+  private async spendCode(tx: Queryable, userId: string, code: string, stage: CodeStage): Promise<boolean> {
+    const { deps } = this;
     const mfa = await findUserMfa(tx, userId);
     if (!mfa || (mfa.enabledAt !== null) !== (stage === 'enabled')) return false;
     if (isTotpCode(code)) {
-      const secret = sealer.open(mfa.totpSecret, userId);
+      const secret = this.sealer.open(mfa.totpSecret, userId);
       if (secret === null) {
         deps.log.warn({ userId }, 'a TOTP secret does not open with this CMS_SECRET: the user needs a recovery code');
         return false;
@@ -73,33 +209,35 @@ export function createMfaService(deps: {
       return step !== null && (await useTotpStepIfNewer(tx, userId, step, stage === 'enabled'));
     }
     return stage === 'enabled' && (await useRecoveryCode(tx, userId, recoveryCodeHash(code), deps.clock()));
-  };
+  }
 
   /**
    * A code check of a signed-in user, charged to the login backoff like a password: reserved before
    * the check, given back only when it passes, so codes cannot be guessed faster than passwords.
    */
-  const assertCode = async (user: UserRow, code: string, stage: CodeStage, clientAddress: string): Promise<void> => {
-    const keys = deps.throttle.keysFor(user.email, clientAddress);
-    const reserved = await deps.throttle.reserveAttempt(keys);
-    if (!(await spendCode(deps.db, user.id, code, stage))) {
+  private async assertCode(user: UserRow, code: string, stage: CodeStage, clientAddress: string): Promise<void> {
+    const { throttle } = this.deps;
+    const keys = throttle.keysFor(user.email, clientAddress);
+    const reserved = await throttle.reserveAttempt(keys);
+    if (!(await this.spendCode(this.deps.db, user.id, code, stage))) {
       throw invalidInput({
         'body.code': 'is not a current code of your authenticator app, nor an unused recovery code: try the next code',
       });
     }
-    await deps.throttle.recordSuccess(keys, reserved);
-  };
+    await throttle.recordSuccess(keys, reserved);
+  }
 
-  const signedInUser = async (ctx: RequestContext): Promise<UserRow> => {
+  private async signedInUser(ctx: RequestContext): Promise<UserRow> {
     if (!isUserPrincipal(ctx.principal)) {
       throw new CmsError('FORBIDDEN', 'Only a signed-in user has a second factor: sign in to the Studio.');
     }
-    const user = await findUserById(deps.db, ctx.principal.id);
+    const user = await findUserById(this.deps.db, ctx.principal.id);
     if (!user) throw notFound('User');
     return user;
-  };
+  }
 
-  const statusOf = async (user: UserRow): Promise<MfaStatus> => {
+  private async statusOf(user: UserRow): Promise<MfaStatus> {
+    const { deps } = this;
     const mfa = await findUserMfa(deps.db, user.id);
     return {
       enabled: mfa?.enabledAt != null,
@@ -108,99 +246,12 @@ export function createMfaService(deps: {
       enabledAt: mfa?.enabledAt?.toISOString() ?? null,
       recoveryCodesLeft: mfa?.enabledAt ? await countUnusedRecoveryCodes(deps.db, user.id) : 0,
     };
-  };
-
-  const issueRecoveryCodes = async (tx: Queryable, userId: string): Promise<string[]> => {
-    const codes = generateRecoveryCodes();
-    await replaceRecoveryCodes(tx, userId, codes.map(recoveryCodeHash));
-    return codes;
-  };
-
-  return {
-    async status(ctx: RequestContext): Promise<MfaStatus> {
-      return statusOf(await signedInUser(ctx));
-    },
-
-    /** Starts (or restarts) an enrolment: a new secret, shown once, confirmed by its first code. */
-    async enrol(ctx: RequestContext): Promise<{ secret: string; otpauthUri: string }> {
-      const user = await signedInUser(ctx);
-      const secret = generateTotpSecret();
-      const stored = await upsertPendingMfa(deps.db, {
-        userId: user.id,
-        totpSecret: sealer.seal(secret, user.id),
-        createdAt: deps.clock(),
-      });
-      if (!stored) {
-        throw new CmsError('INVALID_INPUT', 'Your second factor is already on: disable it first to enrol a new one.', {
-          fields: { mfa: 'is already enabled' },
-        });
-      }
-      return { secret, otpauthUri: otpauthUri(secret, deps.issuer, user.email) };
-    },
-
-    /** Confirms an enrolment with its first code; answers the recovery codes, this once. */
-    async confirm(ctx: RequestContext, input: { code: string; clientAddress: string }) {
-      const user = await signedInUser(ctx);
-      const mfa = await findUserMfa(deps.db, user.id);
-      if (!mfa || mfa.enabledAt !== null) {
-        throw invalidInput({
-          'body.code': 'confirms an enrolment, and none is pending: start one with POST /api/v1/me/mfa/enrol',
-        });
-      }
-      await assertCode(user, input.code, 'enrolment', input.clientAddress);
-      const recoveryCodes = await withTransaction(deps.db, async (tx) => {
-        await markMfaEnabled(tx, user.id, deps.clock());
-        return issueRecoveryCodes(tx, user.id);
-      });
-      return { status: await statusOf(user), recoveryCodes };
-    },
-
-    /** Replaces the recovery codes, proven by a current code; answers the new ones, this once. */
-    async renewRecoveryCodes(ctx: RequestContext, input: { code: string; clientAddress: string }) {
-      const user = await signedInUser(ctx);
-      await assertCode(user, input.code, 'enabled', input.clientAddress);
-      const recoveryCodes = await withTransaction(deps.db, (tx) => issueRecoveryCodes(tx, user.id));
-      return { status: await statusOf(user), recoveryCodes };
-    },
-
-    /** Turns the second factor off (or drops a pending enrolment), proven by the password or a code. */
-    async disable(ctx: RequestContext, input: { currentPassword?: string; code?: string; clientAddress: string }) {
-      const user = await signedInUser(ctx);
-      if (input.code !== undefined) {
-        await assertCode(user, input.code, 'enabled', input.clientAddress);
-      } else if (input.currentPassword !== undefined) {
-        const keys = deps.throttle.keysFor(user.email, input.clientAddress);
-        const reserved = await deps.throttle.reserveAttempt(keys);
-        const matches = user.passwordHash
-          ? await verifyPassword(user.passwordHash, input.currentPassword)
-          : await verifyAgainstNothing(input.currentPassword);
-        if (!matches) throw invalidInput({ 'body.currentPassword': 'is not your current password' });
-        await deps.throttle.recordSuccess(keys, reserved);
-      }
-      await withTransaction(deps.db, (tx) => deleteUserMfa(tx, user.id));
-      return statusOf(user);
-    },
-
-    /** Does this user have a confirmed second factor (password sign-ins then need a second step)? */
-    async isEnabled(tx: Queryable, userId: string): Promise<boolean> {
-      return (await findUserMfa(tx, userId))?.enabledAt != null;
-    },
-
-    /** Opens a pending second step after a right password: a token, not a session. */
-    async startChallenge(tx: Queryable, userId: string): Promise<MfaChallenge> {
-      const now = deps.clock();
-      const token = generateToken();
-      const expiresAt = new Date(now.getTime() + MFA_CHALLENGE_TTL_MS);
-      await insertMfaChallenge(tx, { tokenHash: hashToken(token), userId, createdAt: now, expiresAt });
-      return { challengeToken: token, expiresAt: expiresAt.toISOString() };
-    },
-
-    /** Checks and spends a code of the second sign-in step. */
-    spendSignInCode(tx: Queryable, userId: string, code: string): Promise<boolean> {
-      return spendCode(tx, userId, code, 'enabled');
-    },
-  };
+  }
 }
 
-/** The MFA service's type. */
-export type MfaService = ReturnType<typeof createMfaService>;
+/** New recovery codes for the user, replacing the old ones; answered in clear this once, stored hashed. */
+async function issueRecoveryCodes(tx: Queryable, userId: string): Promise<string[]> {
+  const codes = generateRecoveryCodes();
+  await replaceRecoveryCodes(tx, userId, codes.map(recoveryCodeHash));
+  return codes;
+}

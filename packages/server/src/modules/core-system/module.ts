@@ -24,7 +24,7 @@ import { createLoginThrottle } from './login-throttle.js';
 import { meActions } from './me.actions.js';
 import { createMeService } from './me.service.js';
 import { mfaActions } from './mfa.actions.js';
-import { createMfaService } from './mfa.service.js';
+import { MfaService } from './mfa.service.js';
 import { OidcService } from './oidc.service.js';
 import { pendingInviteActions } from './pending-invites.actions.js';
 import { projectActions } from './projects.actions.js';
@@ -82,7 +82,7 @@ export const coreSystemModule: ServerModule = {
     const projects = createProjectsService({ db, bus });
     const environments = createEnvironmentsService({ db, bus, targets: deps.targets, registry: deps.registry });
     const throttle = createLoginThrottle({ db, clock });
-    const mfa = createMfaService({
+    const mfa = new MfaService({
       db,
       clock,
       secret: config.secret,
