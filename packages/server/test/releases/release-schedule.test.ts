@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDocument, syncSchema } from '../content/fixtures.js';
+import { createDocument, outboxEvents, syncSchema } from '../content/fixtures.js';
+import { asSession, signInAs } from '../identity/identity-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { createRelease, documentState, getRelease } from './release-fixtures.js';
 
@@ -37,6 +38,31 @@ describe('scheduled releases', () => {
     });
     expect(await documentState(t, doc.documentId)).toMatchObject({ publishedVersion: 1, versions: 1 });
     expect((await getRelease(t, id)).scheduledAt).toBeNull();
+  });
+
+  it('names the person who scheduled it, with their email, in the events it sends when it fires', async () => {
+    const editor = await signInAs(t, { grants: [{ project: 'default', environment: '*', role: 'editor' }] });
+    const doc = await createDocument(t);
+    const id = await createRelease(t, 'Scheduled by a person', { [doc.documentId]: 'publish' });
+    const scheduled = await asSession(t.url, editor, 'POST', `/api/v1/releases/${id}/schedule`, {
+      body: { scheduledAt: new Date(now.getTime() + HOUR).toISOString() },
+    });
+    expect(scheduled.status, scheduled.text).toBe(200);
+
+    now = new Date(now.getTime() + HOUR + 1_000);
+    await vi.waitFor(async () => expect((await getRelease(t, id)).status).toBe('published'), {
+      timeout: 8_000,
+      interval: 100,
+    });
+    const sent = (await outboxEvents(t)).filter(
+      (event) =>
+        event.payload.release?.id === id ||
+        (event.type === 'content.published' && event.payload.document?.documentId === doc.documentId),
+    );
+    expect(sent.map((event) => [event.type, event.payload.user])).toEqual([
+      ['content.published', { id: editor.userId, email: editor.email }],
+      ['release.published', { id: editor.userId, email: editor.email }],
+    ]);
   });
 
   it('`run-due` publishes what is due in this environment, once', async () => {

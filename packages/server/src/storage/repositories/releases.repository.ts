@@ -219,7 +219,9 @@ export interface DueRelease {
   environmentName: string;
   extendsEnvironmentId: string | null;
   isDefaultEnvironment: boolean;
-  scheduledBy: string | null;
+  /** Who its events name: the person who scheduled it (else who created it), with their email ('' for a key). */
+  actorId: string;
+  actorEmail: string;
 }
 
 /**
@@ -230,8 +232,9 @@ export async function claimDueRelease(db: Queryable, now: Date, scope: Scope | n
   const result = await db.query<DueRelease>(
     `select r.id, r.project_id as "projectId", p.slug as "projectSlug", r.environment_id as "environmentId",
        e.name as "environmentName", e.extends_id as "extendsEnvironmentId", e.is_default as "isDefaultEnvironment",
-       r.scheduled_by as "scheduledBy"
+       coalesce(r.scheduled_by, r.created_by) as "actorId", coalesce(u.email, '') as "actorEmail"
      from releases r join projects p on p.id = r.project_id join environments e on e.id = r.environment_id
+       left join users u on u.id::text = coalesce(r.scheduled_by, r.created_by)
      where r.status = 'scheduled' and r.scheduled_at <= $1
        and ($2::uuid is null or (r.project_id = $2 and r.environment_id = $3))
      order by r.scheduled_at, r.id limit 1

@@ -285,7 +285,7 @@ export class ReleasesService implements ReleaseRoutes {
           isDefaultEnvironment: due.isDefaultEnvironment,
         };
         const row = (await findRelease(tx, target, due.id)) as ReleaseRow;
-        const actor: EventActor = { id: due.scheduledBy ?? row.createdBy, email: '' };
+        const actor: EventActor = { id: due.actorId, email: due.actorEmail };
         const where = { releaseId: due.id, project: due.projectSlug, environment: due.environmentName };
         log.info({ ...where, items: row.itemCount }, 'publishing a due release');
         const status = await publisher.publishLocked(tx, target, row, actor);
