@@ -13,8 +13,9 @@ import {
 
 /**
  * Releases in Chromium: create one on the Releases page, add a document to it from the editor,
- * schedule it at a wall time in a chosen time zone, publish it now; and the editor's "Schedule",
- * a release of one document.
+ * schedule it at a wall time in a chosen time zone, publish it now; the editor's "Schedule", a
+ * release of one document; and a release whose draft moved on and whose document was deleted: the
+ * flag, the failed publish with its reason, then publish and revert from the page.
  */
 const SCHEMA: ResolvedSchema = {
   types: [
@@ -125,5 +126,69 @@ describe('releases in the Studio', () => {
     const detail = (await apiGet(`/api/v1/releases/${release?.id}`)).data;
     expect(detail).toMatchObject({ scheduledAt: PARIS_INSTANT, timeZone: 'Europe/Paris' });
     expect(detail.items).toMatchObject([{ documentId: noteId, action: 'publish' }]);
+  });
+
+  it('flags a document changed since added, shows why a publish failed, then publishes and reverts', async () => {
+    const editedId = await createNote('notes/edited', 'Before review');
+    const goneId = await createNote('notes/gone', 'Soon deleted');
+    const created = await server.request('POST', '/api/v1/releases', { body: { title: 'Spring cleaning' } });
+    expect(created.status, created.text).toBe(201);
+    const releaseId = created.body.data.id as string;
+    const added = await server.request('POST', `/api/v1/releases/${releaseId}/items`, {
+      body: {
+        items: [
+          { documentId: editedId, action: 'publish' },
+          { documentId: goneId, action: 'publish' },
+        ],
+      },
+    });
+    expect(added.status, added.text).toBe(200);
+    const edited = await server.request('PUT', `/api/v1/content/${editedId}`, {
+      headers: { 'x-cms-schema-hash': HASH },
+      body: { frontmatter: { title: 'After review' }, body: 'Hello.', draftRevision: 1 },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    expect((await server.request('DELETE', `/api/v1/content/${goneId}`)).status).toBe(200);
+
+    await page.goto(studio(`/releases/${releaseId}`));
+    await page.getByRole('heading', { name: 'Spring cleaning' }).waitFor();
+    await page.getByText('1 document was changed since added').waitFor();
+    expect(await page.getByRole('cell', { name: 'Changed since added' }).isVisible()).toBe(true);
+
+    const publishNow = async () => {
+      await page.getByRole('button', { name: 'Publish now' }).click();
+      await page
+        .getByRole('dialog', { name: 'Publish “Spring cleaning” now?' })
+        .getByRole('button', { name: 'Publish now' })
+        .click();
+    };
+    await publishNow();
+    await page.getByText('Not published: see the reasons beside the documents.').waitFor();
+    await page.getByText('Failed: the document was deleted').waitFor();
+    expect((await apiGet(`/api/v1/releases/${releaseId}`)).data.status).toBe('failed');
+    expect((await apiGet(`/api/v1/content/${editedId}?draft=true`)).data.publishedVersion).toBeNull();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Remove notes/gone' }).click();
+    await page.getByText('Removed notes/gone from the release.').waitFor();
+    await publishNow();
+    await page.getByText('Published: every document of the release is out.').waitFor();
+    expect((await apiGet(`/api/v1/content/${editedId}`)).data.frontmatter.title).toBe('After review');
+
+    await page.getByRole('button', { name: 'Revert' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revert “Spring cleaning”?' })
+      .getByRole('button', { name: 'Revert' })
+      .click();
+    await page.getByRole('heading', { name: 'Revert "Spring cleaning"' }).waitFor();
+    const inverseId = new URL(page.url()).pathname.split('/').pop() as string;
+    expect(inverseId).not.toBe(releaseId);
+    expect((await apiGet(`/api/v1/releases/${releaseId}`)).data).toMatchObject({
+      status: 'reverted',
+      revertedBy: inverseId,
+    });
+    // The release published the note for the first time: its revert unpublishes it.
+    await page.getByRole('cell', { name: 'Unpublished' }).waitFor();
+    expect((await apiGet(`/api/v1/content/${editedId}?draft=true`)).data.publishedVersion).toBeNull();
   });
 });
