@@ -56,10 +56,15 @@ function plain(status: number, message: string): NextResponse {
   return new NextResponse(message, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 }
 
-/** A same-site path only: a `redirect` parameter may never send the browser to another origin. */
-function safePath(value: string | null): string | null {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
-  return value;
+/**
+ * A same-site path only: a `redirect` parameter may never send the browser to another origin. The
+ * check is on the address as the URL parser reads it, since the parser drops tabs and newlines
+ * (`/\t/evil.test` reads as `//evil.test`) and turns `\` into `/`.
+ */
+function safePath(value: string | null, base: URL): string | null {
+  if (!value?.startsWith('/') || !URL.canParse(value, base.href)) return null;
+  const target = new URL(value, base);
+  return target.origin === base.origin ? `${target.pathname}${target.search}${target.hash}` : null;
 }
 
 /** `GET /api/draft?token=...[&redirect=/path]`: verifies the token, enables draft mode, redirects. */
@@ -89,7 +94,7 @@ export function draftModeHandler(options: DraftModeHandlerOptions = {}) {
     if (options.enableDraftMode) await options.enableDraftMode();
     else (await draftMode()).enable();
     const target =
-      safePath(url.searchParams.get('redirect')) ??
+      safePath(url.searchParams.get('redirect'), url) ??
       options.pathOf?.(document) ??
       (options.localePrefix ? `/${document.locale}/${document.path}` : `/${document.path}`);
     return NextResponse.redirect(new URL(target, url), 307);

@@ -51,6 +51,18 @@ describe('draftModeHandler', () => {
     expect(away.headers.get('location')).toBe(`https://site.test/blog/${doc.path}`);
   });
 
+  it('ignores a redirect the URL parser reads as another origin (tab, newline, backslash) or cannot read', async () => {
+    const handler = draftHandler([], { pathOf: (document) => `/blog/${document.path}` });
+    // The parser drops tabs and newlines and reads `\` as `/`: each of these is `//evil.test/x` to it.
+    for (const redirect of ['/%09/evil.test/x', '/%0A/evil.test/x', '/%5Cevil.test/x', '/%09/[']) {
+      const response = await handler(
+        new NextRequest(`https://site.test/api/draft?token=${token}&redirect=${redirect}`),
+      );
+      expect(response.status, redirect).toBe(307);
+      expect(response.headers.get('location'), redirect).toBe(`https://site.test/blog/${doc.path}`);
+    }
+  });
+
   it('refuses a missing, malformed or tampered token with 401 and leaves draft mode off', async () => {
     const calls: string[] = [];
     const handler = draftHandler(calls);
