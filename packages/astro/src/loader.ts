@@ -42,7 +42,11 @@ export interface CmsLoaderOptions {
 
 /** What the loader remembers between builds (the `meta` store, key `state`). */
 interface LoaderState {
-  /** The options the entries were loaded with: another value means a full load. */
+  /**
+   * SHA-256 of what the entries were loaded from (server, project, environment, options): another
+   * value means a full load. A digest, never the options themselves: Astro writes the meta store to
+   * disk (and build caches travel), and the options may hold the API key.
+   */
   source: string;
   /** The newest `updatedAt` seen. */
   watermark: string;
@@ -90,6 +94,12 @@ export function entryId(doc: Pick<Document, 'path' | 'locale'>): string {
   return doc.locale === UNLOCALIZED ? doc.path : `${doc.locale}/${doc.path}`;
 }
 
+/** The hex SHA-256 of a text (Web Crypto: Node, Deno and Bun alike). */
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 function readState(ctx: LoaderContext, source: string): LoaderState | null {
   const raw = ctx.meta.get('state');
   if (!raw) return null;
@@ -125,7 +135,7 @@ async function load(ctx: LoaderContext, options: CmsLoaderOptions): Promise<Load
     environment: target.environment,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const source = JSON.stringify([target.serverUrl, target.project, target.environment, options]);
+  const source = await sha256(JSON.stringify([target.serverUrl, target.project, target.environment, options]));
   const query = {
     type: options.type,
     ...(options.locale ? { locale: options.locale } : {}),

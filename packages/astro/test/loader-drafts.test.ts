@@ -1,7 +1,7 @@
 /**
  * `cmsLoader` without an Astro build (the site build is astro-site-build.test.ts): drafts need
  * `draft: true` and a key that may read them; a build with nothing changed fetches one document;
- * entries of a localized type are locale-prefixed. The loader context is a small stand-in for
+ * entries of a localized type are locale-prefixed; the state kept between builds holds no key. The loader context is a small stand-in for
  * Astro's (a Map store and meta store, identity parseData, a stub renderMarkdown); the server is real.
  */
 import type { LoaderContext } from 'astro/loaders';
@@ -57,7 +57,7 @@ function context() {
     renderMarkdown: async (body: string) => ({ html: `<rendered>${body}</rendered>` }),
     generateDigest: (data: unknown) => JSON.stringify(data),
   };
-  return { ctx: ctx as unknown as LoaderContext, entries, logs };
+  return { ctx: ctx as unknown as LoaderContext, entries, meta, logs };
 }
 
 const options = (apiKey: string, extra: Partial<Parameters<typeof cmsLoader>[0]> = {}) => ({
@@ -104,6 +104,37 @@ describe('cmsLoader', () => {
     const { ctx, entries } = context();
     await cmsLoader(options(site, { sourceLines: true })).load(ctx);
     expect(entries.get(published.path)?.rendered?.html).toBe('<h1 data-cms-source="1">Live</h1>');
+  });
+
+  it('keeps no API key in the meta store Astro writes to disk; other options still mean a full load', async () => {
+    const site = await t.createKey({ scopes: ['content:read'] });
+    const { ctx, meta } = context();
+    await cmsLoader(options(site)).load(ctx);
+    const state = meta.get('state') as string;
+    expect(state).not.toContain(site);
+    expect(state).not.toContain(t.url);
+    const again = cmsLoader(options(site));
+    await again.load(ctx);
+    expect(again.lastReport?.mode).toBe('unchanged');
+    const other = cmsLoader(options(site, { sourceLines: true }));
+    await other.load(ctx);
+    expect(other.lastReport?.mode).toBe('full');
+  });
+
+  it('gives entries of a localized type locale-prefixed ids, and reads one locale with `locale`', async () => {
+    const path = `pages/about-${Date.now().toString(36)}`;
+    for (const locale of ['en', 'fr']) {
+      const page = await createDocument(t, { type: 'page', path, locale, frontmatter: { title: `About ${locale}` } });
+      await publishDocument(t, page.documentId);
+    }
+    const site = await t.createKey({ scopes: ['content:read'] });
+    const every = context();
+    await cmsLoader(options(site, { type: 'page' })).load(every.ctx);
+    expect([...every.entries.keys()].sort()).toEqual([`en/${path}`, `fr/${path}`]);
+    expect(every.entries.get(`fr/${path}`)?.data).toMatchObject({ title: 'About fr', locale: 'fr' });
+    const french = context();
+    await cmsLoader(options(site, { type: 'page', locale: 'fr' })).load(french.ctx);
+    expect([...french.entries.keys()]).toEqual([`fr/${path}`]);
   });
 
   it('says which setting is missing when there is no server address', async () => {
