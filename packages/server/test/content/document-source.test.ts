@@ -1,6 +1,7 @@
 /**
  * Byte fidelity (decisions.md §8): a document keeps the source text it was written with, answers it on
- * draft reads, and an edit through the API rewrites only the lines of the keys it changed.
+ * draft reads, and an edit through the API (an update, a restored version, a content migration)
+ * rewrites only the lines of the keys it changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -97,6 +98,34 @@ describe('document source text', () => {
       body: { frontmatter: { ...doc.frontmatter, title: 'Still none' }, body: doc.body, draftRevision: 1 },
     });
     expect(update.body.data.source).toBeUndefined();
+  });
+
+  it('patches the kept source when a version is restored: only the lines of the restored keys change', async () => {
+    const doc = await create('restored', { source: SOURCE });
+    expect((await t.request('POST', `/api/v1/content/${doc.documentId}/publish`, { body: {} })).status).toBe(200);
+    const edited = await t.request('PUT', `/api/v1/content/${doc.documentId}`, {
+      headers: hashHeader(hash),
+      body: { frontmatter: { ...doc.frontmatter, title: 'Edited', tags: ['ab'] }, body: doc.body, draftRevision: 1 },
+    });
+    expect(edited.body.data.source).toBe(
+      SOURCE.replace("'Hello' # greeting", "'Edited' # greeting").replace('[ab, cd]', '[ab]'),
+    );
+    const restore = await t.request('POST', `/api/v1/content/${doc.documentId}/versions/1/restore`);
+    expect(restore.status, restore.text).toBe(200);
+    const read = await t.request('GET', `/api/v1/content/${doc.documentId}?draft=true`);
+    expect(read.body.data.frontmatter.title).toBe('Hello');
+    expect(read.body.data.source).toBe(SOURCE);
+  });
+
+  it('patches the kept source of every document a content migration changes', async () => {
+    const doc = await create('migrated', { source: SOURCE });
+    const migration = await t.request('POST', '/api/v1/content/migrations', {
+      body: { name: 'status-to-review', type: 'post', operations: [{ op: 'set', field: 'status', value: 'review' }] },
+    });
+    expect(migration.status, migration.text).toBe(200);
+    const read = await t.request('GET', `/api/v1/content/${doc.documentId}?draft=true`);
+    expect(read.body.data.frontmatter.status).toBe('review');
+    expect(read.body.data.source).toBe(SOURCE.replace('status: draft', 'status: review'));
   });
 
   it('refuses a source longer than the limit with the field named', async () => {

@@ -196,14 +196,17 @@ export async function updateDraftIfRevision(
   return result.rows[0] ?? null;
 }
 
-/** Replaces the draft with restored content (deleted documents included), bumping the revision. */
+/**
+ * Replaces the draft with restored content (deleted documents included), bumping the revision; the
+ * source is the kept one patched to the restored content (null: none kept).
+ */
 export async function replaceDraft(
   db: Queryable,
   scope: Scope,
-  change: Change & { frontmatter: Record<string, unknown>; body: string },
+  change: Change & { frontmatter: Record<string, unknown>; body: string; source: string | null },
 ): Promise<DocumentRow> {
   const result = await db.query<DocumentRow>(
-    `update documents as d set draft_frontmatter = $4, draft_body = $5, draft_source = null,
+    `update documents as d set draft_frontmatter = $4, draft_body = $5, draft_source = $8,
        draft_revision = d.draft_revision + 1, has_unpublished_changes = true, updated_by = $6, updated_at = $7
      where d.project_id = $1 and d.environment_id = $2 and d.id = $3
      returning ${DOCUMENT_COLUMNS}`,
@@ -215,6 +218,7 @@ export async function replaceDraft(
       change.body,
       change.by,
       change.at,
+      sourceBytes(change.source),
     ],
   );
   return result.rows[0] as DocumentRow;

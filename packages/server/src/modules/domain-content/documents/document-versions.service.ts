@@ -1,6 +1,7 @@
 import { notFound, type Page, type RestoreVersionResult } from '@cms/core';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import { withTransaction } from '../../../storage/db.js';
+import { sourceText } from '../../../storage/repositories/document-row.js';
 import {
   findVersion,
   listVersions,
@@ -10,6 +11,7 @@ import {
 import { findDocument, replaceDraft } from '../../../storage/repositories/documents.repository.js';
 import { recordDocumentEvent } from './document-events.js';
 import { getDocumentForChange } from './document-lookup.js';
+import { sourceAfterWrite } from './document-source.js';
 import type { DocumentsDeps } from './documents.service.js';
 
 /** A version entry of the history (interface.md "Version entry"). */
@@ -53,7 +55,8 @@ export function createDocumentVersionsService(deps: DocumentsDeps) {
 
     /**
      * The draft takes the content of version n; `version` and `publishedVersion` stay (decisions.md
-     * §3). The draft changed, so `content.updated` is recorded.
+     * §3). The draft changed, so `content.updated` is recorded. The kept source text is patched to
+     * the restored content (decisions.md §8): only the lines of the keys that differ are rewritten.
      */
     async restore(
       ctx: EnvironmentContext,
@@ -64,10 +67,19 @@ export function createDocumentVersionsService(deps: DocumentsDeps) {
         const current = await getDocumentForChange(tx, target, input.documentId);
         const version = await findVersion(tx, target, input);
         if (!version) throw notFound(`Version ${input.version} of document ${input.documentId}`);
+        // A type removed from the schema since: no field shapes, the patch still reads as the content.
+        const type = (await deps.schemas.load(tx, target))?.types.get(current.type);
         const row = await replaceDraft(tx, target, {
           id: current.id,
           frontmatter: version.frontmatter,
           body: version.body,
+          source: sourceAfterWrite({
+            sent: undefined,
+            previous: sourceText(current.draftSource),
+            frontmatter: version.frontmatter,
+            body: version.body,
+            fields: type?.fields ?? {},
+          }),
           by: ctx.principal.id,
           at: deps.clock(),
         });

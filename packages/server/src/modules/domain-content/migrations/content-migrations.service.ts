@@ -21,9 +21,10 @@ import {
   listDocumentsOfTypeAfter,
   setContentMigrationCounts,
 } from '../../../storage/repositories/content-migrations.repository.js';
-import type { DocumentRow } from '../../../storage/repositories/document-row.js';
+import { type DocumentRow, sourceText } from '../../../storage/repositories/document-row.js';
 import { findReferenceTargets, updateDraftIfRevision } from '../../../storage/repositories/documents.repository.js';
 import { recordDocumentEvent } from '../documents/document-events.js';
+import { sourceAfterWrite } from '../documents/document-source.js';
 import { checkFrontmatter } from '../documents/document-validation.js';
 import type { Outbox } from '../outbox.js';
 import { requireSchemaType, type SchemaReader, type TypeInSchema } from '../schema/schema-reader.js';
@@ -206,7 +207,7 @@ export class ContentMigrationsService implements ContentMigrationRoutes {
             });
           }
           // Once any document fails, the transaction is rolled back: stop writing, keep validating.
-          if (apply && invalid.count === 0) await this.write(tx, ctx, change, at);
+          if (apply && invalid.count === 0) await this.write(tx, ctx, typed, change, at);
         }
         const last = rows[rows.length - 1];
         if (!last || rows.length < MIGRATION_BATCH_SIZE) break;
@@ -249,14 +250,30 @@ export class ContentMigrationsService implements ContentMigrationRoutes {
     return { changes, invalid };
   }
 
-  /** Writes one change as `PUT /content/{id}` would: next draft revision, unpublished changes, `content.updated`. */
-  private async write(tx: Queryable, ctx: EnvironmentContext, change: PlannedChange, at: Date): Promise<void> {
+  /**
+   * Writes one change as `PUT /content/{id}` would: next draft revision, unpublished changes,
+   * `content.updated`, and the kept source text patched in the lines of the keys that changed.
+   */
+  private async write(
+    tx: Queryable,
+    ctx: EnvironmentContext,
+    typed: TypeInSchema,
+    change: PlannedChange,
+    at: Date,
+  ): Promise<void> {
     const { row } = change;
     const updated = await updateDraftIfRevision(tx, ctx.target, {
       id: row.id,
       revision: row.draftRevision,
       frontmatter: change.frontmatter,
       body: row.draftBody,
+      source: sourceAfterWrite({
+        sent: undefined,
+        previous: sourceText(row.draftSource),
+        frontmatter: change.frontmatter,
+        body: row.draftBody,
+        fields: typed.type.fields,
+      }),
       by: ctx.principal.id,
       at,
     });
