@@ -1,5 +1,8 @@
+import type { Root } from 'hast';
+import { toHtml } from 'hast-util-to-html';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownWithSourceLines } from './render.js';
+import { rehypeSourceLines } from './source-lines.js';
 
 describe('data-cms-source on rendered Markdown', () => {
   it('marks each block with the body line it starts on, leaving the text alone', () => {
@@ -32,5 +35,38 @@ describe('data-cms-source on rendered Markdown', () => {
   it('counts CRLF bodies by line too, and shifts lines by an offset', () => {
     expect(renderMarkdownWithSourceLines('x\r\n\r\n## y')).toContain('<h2 data-cms-source="3">y</h2>');
     expect(renderMarkdownWithSourceLines('## y', { lineOffset: 4 })).toBe('<h2 data-cms-source="5">y</h2>');
+  });
+
+  it('marks the blocks of an MDX tree as a rehype plugin, inside components too, leaving the components alone', () => {
+    // The tree MDX's compiler hands its rehype plugins for `# Hi\n\n<Callout>\n\nInside.\n\n</Callout>`:
+    // the component passes through as an MDX node, its Markdown children already HTML elements.
+    const at = (line: number) => ({ start: { line, column: 1 }, end: { line, column: 8 } });
+    const tree = {
+      type: 'root',
+      children: [
+        { type: 'element', tagName: 'h1', properties: {}, position: at(1), children: [{ type: 'text', value: 'Hi' }] },
+        {
+          type: 'mdxJsxFlowElement',
+          name: 'Callout',
+          attributes: [],
+          position: at(3),
+          children: [
+            {
+              type: 'element',
+              tagName: 'p',
+              properties: {},
+              position: at(5),
+              children: [{ type: 'text', value: 'Inside.' }],
+            },
+          ],
+        },
+      ],
+    } as unknown as Root;
+    // unified calls a plugin with no options when `.use(rehypeSourceLines)` is given none.
+    (rehypeSourceLines as (options?: undefined) => (tree: Root) => void)(undefined)(tree);
+    const component = tree.children[1] as unknown as { attributes: unknown[]; children: Root['children'] };
+    expect(component.attributes).toEqual([]);
+    expect(toHtml(tree.children[0] as Root['children'][number])).toBe('<h1 data-cms-source="1">Hi</h1>');
+    expect(toHtml(component.children)).toBe('<p data-cms-source="5">Inside.</p>');
   });
 });
