@@ -68,4 +68,22 @@ describe('live preview document', () => {
     expect(doc.frontmatter).toEqual(edited);
     expect(Object.keys(doc.resolveErrors)).toEqual(['frontmatter.seo.author']);
   });
+
+  it("answers the draft's own fields as last saved, not as they were when the preview opened", () => {
+    const opened = { ...readOf({ title: 'T' }), draftRevision: 1, updatedAt: '2026-11-28T00:00:00.000Z' };
+    const saved = {
+      ...readOf({ title: 'Saved' }),
+      source: '---\ntitle: Saved\n---\n',
+      draftRevision: 2,
+      updatedAt: '2026-11-28T00:01:00.000Z',
+      hasUnpublishedChanges: true,
+    } as ContentDocument;
+    const edited = { frontmatter: { title: 'Typed' }, body: 'typed' };
+    const doc = composePreviewDocument(opened, edited, paths, new Map(), saved);
+    expect(doc).toMatchObject({ draftRevision: 2, updatedAt: '2026-11-28T00:01:00.000Z', hasUnpublishedChanges: true });
+    expect(doc).toMatchObject({ frontmatter: { title: 'Typed' }, body: 'typed', resolveErrors: {} });
+    expect('source' in doc).toBe(false);
+    // A release's view keeps the read's fields.
+    expect(composePreviewDocument(opened, edited, paths, new Map()).draftRevision).toBe(1);
+  });
 });

@@ -83,12 +83,18 @@ export function unresolvedIds(
   return [...ids];
 }
 
-/** The read's document with the edited frontmatter (references resolved where known) and body. */
+/**
+ * The read's document with the edited frontmatter (references resolved where known) and body. `saved`:
+ * the draft as the editor last saved it, whose own fields (`draftRevision`, `version`, `updatedAt`,
+ * `hasUnpublishedChanges`...) a read would answer now, rather than those of the read made when the
+ * preview opened; null in a release's view, whose fields are the release's.
+ */
 export function composePreviewDocument(
   read: ContentDocument,
   edited: { frontmatter: Record<string, unknown>; body: string },
   referencePaths: readonly string[],
   known: ReadonlyMap<string, ResolvedReference>,
+  saved: ContentDocument | null = null,
 ): ContentDocument {
   let frontmatter: Record<string, unknown> = { ...edited.frontmatter };
   const resolveErrors: ContentDocument['resolveErrors'] = {};
@@ -105,5 +111,12 @@ export function composePreviewDocument(
     frontmatter = mapAt(frontmatter, path.split('.'), 'frontmatter', resolve) as Record<string, unknown>;
   }
   const { source: _source, ...rest } = read;
-  return { ...rest, frontmatter, body: edited.body, resolveErrors };
+  const {
+    source: _s,
+    frontmatter: _f,
+    body: _b,
+    resolveErrors: _r,
+    ...current
+  } = saved ?? ({} as Partial<ContentDocument>);
+  return { ...rest, ...current, frontmatter, body: edited.body, resolveErrors };
 }

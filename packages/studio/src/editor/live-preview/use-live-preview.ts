@@ -197,9 +197,11 @@ export function useLivePreview({ target, doc, frontmatter, body, referenceFields
   const postDocument = useCallback(() => {
     if (!startingRead) return;
     sequence.current += 1;
-    const document = composePreviewDocument(startingRead, { frontmatter, body }, referenceFields, known);
+    const edited = { frontmatter, body };
+    // In the draft's view, its own fields as last saved (a save moves draftRevision and updatedAt).
+    const document = composePreviewDocument(startingRead, edited, referenceFields, known, release ? null : doc);
     post({ type: PREVIEW_MESSAGE_TYPE, kind: 'document', document, sequence: sequence.current });
-  }, [startingRead, frontmatter, body, referenceFields, known, post]);
+  }, [startingRead, frontmatter, body, referenceFields, known, post, release, doc]);
 
   // Every change goes out at once (no debounce: the frame shows each keystroke), before the Studio
   // paints rather than after (a layout effect), which saves the frame a passive effect waits for.
