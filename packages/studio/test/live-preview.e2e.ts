@@ -312,4 +312,48 @@ describe('live preview in Chromium', () => {
     expect(withTypes.body.data.previewUrl).toBe(`${site.url}/p/{path}?token={token}`);
     expect(withTypes.body.data.previewUrls).toEqual({ note: `${site.url}/notes/{path}?token={token}` });
   });
+
+  it("reloads a server-rendered site on each autosaved change, past the first token's lifetime", async () => {
+    const set = await server.request('PUT', '/api/v1/settings', {
+      environment: null,
+      body: { mediaImageMaxBytes: null, previewUrl: `${site.url}/ssr/{path}?token={token}`, previewUrls: null },
+    });
+    expect(set.status, set.text).toBe(200);
+    const created = await server.request('POST', '/api/v1/content', {
+      headers: { 'x-cms-schema-hash': HASH },
+      body: { type: 'note', path: 'rendered', format: 'md', frontmatter: { title: 'Rendered' }, body: '' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const rendered = created.body.data as { documentId: string };
+
+    await page.goto(`${server.url}/studio/content/note/${rendered.documentId}`);
+    await page.getByRole('button', { name: 'Live preview' }).click();
+    const frame = await siteFrame();
+    await frame.locator('#title', { hasText: 'Rendered' }).waitFor();
+    await page.getByLabel('Autosave').check();
+
+    // Wait out the frame's first token: the stream it opened with has ended, so a reload now needs the
+    // renewed token the Studio posted (reloadOnPreviewChange's studioOrigin follows it).
+    const first = new URL(frame.url()).searchParams.get('token') as string;
+    const { exp } = JSON.parse(Buffer.from(first.split('.')[1] as string, 'base64url').toString('utf8'));
+    await page.waitForTimeout(Math.max(0, exp * 1000 - Date.now() + 500));
+
+    await page.locator('[data-field="frontmatter.title"]').fill('Rendered after an autosave');
+    // No Save pressed: the pause saves, the site hears the change and reloads with its server's render.
+    await expect
+      .poll(
+        async () =>
+          frame
+            .locator('#title')
+            .textContent({ timeout: 1000 })
+            .catch(() => null),
+        { timeout: 15_000 },
+      )
+      .toBe('Rendered after an autosave');
+    expect(site.serverRenders.at(-1)).toBe('Rendered after an autosave');
+    await page.getByText(/^Saved at/).waitFor();
+    const stored = (await server.request('GET', `/api/v1/content/${rendered.documentId}?draft=true`)).body.data;
+    expect(stored.frontmatter.title).toBe('Rendered after an autosave');
+    await page.screenshot({ path: `${SCREENSHOTS}live-preview-server-rendered.png` });
+  });
 });

@@ -90,6 +90,8 @@ function DocumentEditor({
   refetch(): Promise<ContentDocument | null>;
 }) {
   const studio = useStudio();
+  const [livePreview, setLivePreview] = useState(false);
+  const [autosave, setAutosave] = useState(false);
   const editing = useDocument({
     type,
     id,
@@ -99,11 +101,11 @@ function DocumentEditor({
     storageKey,
     loaded,
     reloadSchema: studio.reloadSchema,
+    autosave: livePreview && autosave,
   });
   const { doc, isNew, frontmatter, body, dirty, errors, saving, conflict, theirsAside, offeredDraft } = editing;
   const layout = useWritingLayout();
   const [showPreview, setShowPreview] = useState(true);
-  const [livePreview, setLivePreview] = useState(false);
   const [cursorLine, setCursorLine] = useState(1);
   const bodyEditor = useRef<BodyEditorHandle | null>(null);
   const images = useImageUpload(bodyEditor);
@@ -288,6 +290,8 @@ function DocumentEditor({
           frontmatter={frontmatter}
           body={body}
           referenceFields={referencePaths}
+          autosave={autosave}
+          onAutosaveChange={setAutosave}
           onFocus={(message) => focusPreviewTarget(message, (line) => bodyEditor.current?.moveToLine(line))}
         />
       ) : null}

@@ -7,7 +7,8 @@ import { useLivePreview } from './use-live-preview.js';
 
 /**
  * The site beside the editor (decisions.md §8 "Live preview"), shown while "Live preview" is pressed.
- * "Preview as" switches it between the draft and a release that publishes this document.
+ * "Preview as" switches it between the draft and a release that publishes this document; "Autosave"
+ * saves after each pause in typing, for sites that render on the server and reload on each save.
  */
 export function LivePreviewPanel(props: {
   target: Target;
@@ -15,12 +16,16 @@ export function LivePreviewPanel(props: {
   frontmatter: Record<string, unknown>;
   body: string;
   referenceFields: readonly string[];
+  /** Save after each pause in typing, for a site rendered on the server (it reloads on each save). */
+  autosave: boolean;
+  onAutosaveChange(on: boolean): void;
   onFocus(message: PreviewFocusMessage): void;
 }) {
   const id = useId();
   const [release, setRelease] = useState<string | null>(null);
   const choices = useReleaseChoices(props.target, props.doc.documentId);
-  const { frame, state } = useLivePreview({ ...props, release, open: true });
+  const { autosave, onAutosaveChange, ...options } = props;
+  const { frame, state } = useLivePreview({ ...options, release, open: true });
   return (
     <section className="live-preview" aria-label="Live preview">
       {choices.length > 0 ? (
@@ -36,6 +41,20 @@ export function LivePreviewPanel(props: {
           </select>
         </p>
       ) : null}
+      <p className="live-preview-autosave">
+        <label>
+          <input
+            type="checkbox"
+            checked={autosave}
+            aria-describedby={`${id}-autosave`}
+            onChange={(e) => onAutosaveChange(e.target.checked)}
+          />{' '}
+          Autosave
+        </label>{' '}
+        <span className="muted" id={`${id}-autosave`}>
+          saves after each pause in typing, for a site rendered on the server (it reloads on each save)
+        </span>
+      </p>
       {state.notice ? <Notice kind="warning">{state.notice}</Notice> : null}
       <ErrorNotice error={state.error} title="Live preview" />
       {state.src ? (

@@ -62,6 +62,8 @@ interface Opening {
 /** A renewal's outcome, for the opening (token answer) it was asked for. */
 interface Renewal {
   opening: Opening;
+  /** The newest renewed token (told again to a page that loads anew, such as a server-rendered one reloading). */
+  token: string | null;
   expiresAt: string | null;
   error: CmsError | null;
 }
@@ -156,11 +158,12 @@ export function useLivePreview({ target, doc, frontmatter, body, referenceFields
     try {
       const issued = await issueToken(template);
       post({ type: PREVIEW_MESSAGE_TYPE, kind: 'token', token: issued.token, expiresAt: issued.expiresAt });
-      setRenewal({ opening, expiresAt: issued.expiresAt, error: null });
+      setRenewal({ opening, token: issued.token, expiresAt: issued.expiresAt, error: null });
       setRenewals((n) => n + 1);
     } catch (caught) {
       setRenewal((last) => ({
         opening,
+        token: last?.opening === opening ? last.token : null,
         expiresAt: last?.opening === opening ? last.expiresAt : null,
         error: toApiError(caught),
       }));
@@ -210,18 +213,26 @@ export function useLivePreview({ target, doc, frontmatter, body, referenceFields
     if (open) postDocument();
   }, [open, postDocument]);
 
-  // Messages from the frame: only from its window and the previewUrl's origin.
+  // Messages from the frame: only from its window and the previewUrl's origin. A page that (re)loads
+  // gets the document and, once there is one, the newest renewed token: a server-rendered page reloaded
+  // by a save has a token that ends with the first one, and follows its stream with the renewed one.
+  const renewedToken = renewed?.token ?? null;
+  const renewedUntil = renewed?.expiresAt ?? null;
   useEffect(() => {
     if (!open || !state.origin) return;
     const onMessage = (event: MessageEvent) => {
       if (event.origin !== state.origin || event.source !== frame.current?.contentWindow) return;
       if (!isPreviewMessage(event.data)) return;
-      if (event.data.kind === 'ready') postDocument();
-      else if (event.data.kind === 'focus') focus.current(event.data);
+      if (event.data.kind === 'ready') {
+        postDocument();
+        if (renewedToken && renewedUntil) {
+          post({ type: PREVIEW_MESSAGE_TYPE, kind: 'token', token: renewedToken, expiresAt: renewedUntil });
+        }
+      } else if (event.data.kind === 'focus') focus.current(event.data);
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [open, state.origin, postDocument]);
+  }, [open, state.origin, postDocument, post, renewedToken, renewedUntil]);
 
   return { frame, state };
 }

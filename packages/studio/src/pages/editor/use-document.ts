@@ -15,6 +15,8 @@ import type { LoadedDocument } from './document-queries.js';
 type Frontmatter = Record<string, unknown>;
 /** How long typing pauses before the unsaved work is kept in this browser. */
 const LOCAL_DRAFT_DELAY_MS = 400;
+/** How long typing pauses before the live preview's autosave saves the draft. */
+const AUTOSAVE_DELAY_MS = 1000;
 
 export interface UseDocumentOptions {
   type: string;
@@ -26,6 +28,11 @@ export interface UseDocumentOptions {
   /** The server copy and the kept draft; null for a new document. */
   loaded: LoadedDocument | null;
   reloadSchema(): Promise<void>;
+  /**
+   * Save after each pause in typing (the live preview's autosave, for server-rendered sites that reload
+   * on each saved change): only a draft the form accepts, never over a conflict or a refusal on screen.
+   */
+  autosave?: boolean;
 }
 
 export function useDocument({
@@ -37,6 +44,7 @@ export function useDocument({
   storageKey,
   loaded,
   reloadSchema,
+  autosave = false,
 }: UseDocumentOptions) {
   const isNew = loaded === null;
   const validate = useMemo(() => compileFrontmatterValidator(schemaType), [schemaType]);
@@ -108,11 +116,16 @@ export function useDocument({
     }
   };
 
+  // What the form holds now, for a save that returns after more typing (an autosave runs mid-typing).
+  const edits = useRef({ frontmatter, body });
+  edits.current = { frontmatter, body };
+
   // `values`: what to save instead of the form (the conflict panel's three-way merge, editor/conflict-panel.tsx).
   const save = async (revision?: number, values?: { frontmatter: Frontmatter; body: string }) => {
     if (saving) return;
     if (!isNew && !dirty && revision === undefined) return;
     const toSave = values ?? { frontmatter, body };
+    const started = edits.current;
     setAttempted(true);
     if (!validate(toSave.frontmatter).ok) {
       window.requestAnimationFrame(() => document.querySelector<HTMLElement>('.error-summary a')?.focus());
@@ -145,7 +158,12 @@ export function useDocument({
         await navigate(`/content/${encodeURIComponent(type)}/${saved.documentId}`, { replace: true, force: true });
         return;
       }
-      apply(saved, { replaceEdits: true });
+      // Edits made while the save was on its way stay on screen (still unsaved); otherwise the server copy
+      // becomes the form.
+      const since = edits.current;
+      apply(saved, {
+        replaceEdits: since.body === started.body && sameJson(since.frontmatter, started.frontmatter),
+      });
     } catch (caught) {
       await refused(toApiError(caught));
     } finally {
@@ -190,6 +208,17 @@ export function useDocument({
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+
+  // The live preview's autosave: a pause in typing saves a draft the form accepts. Not while a
+  // conflict, their version beside the form, a kept draft on offer or a refusal is on screen (a refused
+  // autosave waits for a save by hand rather than retrying every pause).
+  const edited = useMemo(() => ({ frontmatter, body }), [frontmatter, body]);
+  useEffect(() => {
+    if (!autosave || isNew || !dirty || saving || conflict || theirsAside || offeredDraft || error) return;
+    if (!validate(edited.frontmatter).ok) return;
+    const timer = window.setTimeout(() => void latestSave.current(undefined, edited), AUTOSAVE_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [autosave, isNew, dirty, saving, conflict, theirsAside, offeredDraft, error, validate, edited]);
 
   const takeTheirs = async (theirs: ContentDocument) => {
     apply(theirs, { replaceEdits: true });
