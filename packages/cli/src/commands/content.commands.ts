@@ -90,6 +90,9 @@ export async function publish(
   });
   await writeManifest(file, manifest);
   if (release.status === 'scheduled') printRelease(ctx, { ...release, items: [] });
+  // The summary a CI log ends with, whatever the number of lines above it.
+  if (release.status === 'published')
+    ctx.out.log(`Published ${results.length} document(s) together, through release ${release.id}.`);
   if (release.status === 'failed') ctx.out.log('Nothing was published: fix the documents above and publish again.');
   return { data: { results, release: { ...release, items: undefined } }, exitCode: releaseExit(release) };
 }

@@ -62,6 +62,11 @@ describe('cms and releases', () => {
       ['content/pages/c.md', 'published'],
     ]);
     expect(await publishedVersion('content/pages/b.md')).toBe(2);
+    // Off a terminal the run ends with one summary line (stderr), after the line per file (stdout).
+    const human = await ws.run(['publish', 'content/pages']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain('published content/pages/c.md (version 1)');
+    expect(human.stderr).toMatch(/^Published 3 document\(s\) together, through release [0-9a-f-]{36}\.$/m);
   });
 
   it('publish --at schedules a release of the files; a bad time is a usage error', async () => {
