@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BLOG_SCHEMA_HASH, syncBody } from '../content/fixtures.js';
 import { createTestDatabase, type TestDatabase, testEngine } from '../support/test-database.js';
 import { sendRequest } from '../support/test-server.js';
+import { printFigures } from './figures.js';
 import {
   ensureBuilt,
   insertAdminKey,
@@ -21,6 +22,8 @@ import {
 
 /** Documents of the large release: enough that its publish takes a while to kill into. */
 const LARGE = { postgres: 2_000, pglite: 500 } as const;
+/** The race: releases due at one instant, each large enough that its publish overlaps another's. */
+const RACE = { releases: 6, documents: 150 } as const;
 /** Documents whose version history is read back after the restart. */
 const SAMPLE = 100;
 
@@ -75,16 +78,17 @@ async function createPosts(server: ServerProcess, prefix: string, count: number)
   return ids;
 }
 
-/** A release of these documents scheduled `inMs` from now; returns its id. */
-async function scheduleRelease(server: ServerProcess, title: string, ids: string[], inMs: number): Promise<string> {
+/** A release of these documents scheduled for the instant `at` (ms since the epoch); returns its id. */
+async function scheduleRelease(server: ServerProcess, title: string, ids: string[], at: number): Promise<string> {
   const created = await api(server, 'POST', '/api/v1/releases', { title });
   const id = created.body.data.id as string;
   const added = await api(server, 'POST', `/api/v1/releases/${id}/items`, {
     items: ids.map((documentId) => ({ documentId, action: 'publish' })),
   });
   expect(added.status, added.text).toBe(200);
-  const at = new Date(Date.now() + inMs).toISOString();
-  const scheduled = await api(server, 'POST', `/api/v1/releases/${id}/schedule`, { scheduledAt: at });
+  const scheduled = await api(server, 'POST', `/api/v1/releases/${id}/schedule`, {
+    scheduledAt: new Date(at).toISOString(),
+  });
   expect(scheduled.status, scheduled.text).toBe(200);
   return id;
 }
@@ -113,17 +117,34 @@ describe('scheduled releases across processes and crashes', () => {
     for (let i = 0; i < processes; i += 1) servers.push(await startServerProcess(env));
     const [first] = servers as [ServerProcess];
     expect((await api(first, 'PUT', '/api/v1/schema/sync', syncBody())).status).toBe(200);
+    const sets: string[][] = [];
+    for (let r = 0; r < RACE.releases; r += 1) sets.push(await createPosts(first, `race-${r}`, RACE.documents));
+    // One instant for all of them, so every poller wakes for the same work and finds some of it locked.
+    const at = Date.now() + 3_000;
     const releases: { id: string; docs: string[] }[] = [];
-    for (let r = 0; r < 4; r += 1) {
-      const docs = await createPosts(first, `race-${r}`, 25);
-      releases.push({ id: await scheduleRelease(first, `Race ${r}`, docs, 3_000), docs });
+    for (const [r, docs] of sets.entries()) {
+      releases.push({ id: await scheduleRelease(first, `Race ${r}`, docs, at), docs });
     }
     for (const release of releases) await waitForStatus(first, release.id, 'published');
     for (const release of releases) {
-      expect(await versionCounts(first, release.docs)).toEqual(new Map([[1, 25]]));
+      expect(await versionCounts(first, release.docs.slice(0, 25))).toEqual(new Map([[1, 25]]));
     }
-    const claims = servers.flatMap((server) => server.logs.filter((line) => line.includes('published a due release')));
-    expect(claims).toHaveLength(releases.length);
+    const versions = await database?.db.query<{ n: number }>(
+      `select count(*)::int as n from document_versions v join release_items i on i.document_id = v.document_id
+       where i.release_id = any($1::uuid[])`,
+      [releases.map((release) => release.id)],
+    );
+    if (versions) expect(versions.rows[0]?.n).toBe(RACE.releases * RACE.documents);
+    const claimsBy = servers.map(
+      (server) => server.logs.filter((line) => line.includes('published a due release')).length,
+    );
+    expect(claimsBy.reduce((sum, n) => sum + n, 0)).toBe(releases.length);
+    printFigures('scheduled-releases-race', testEngine(), {
+      processes,
+      releases: releases.length,
+      documentsEach: RACE.documents,
+      publishedByProcess: claimsBy,
+    });
     for (const server of servers.splice(0)) await server.kill('SIGTERM');
   });
 
@@ -132,13 +153,14 @@ describe('scheduled releases across processes and crashes', () => {
     servers.push(server);
     const large = LARGE[testEngine()];
     const docs = await createPosts(server, 'kill', large);
-    const id = await scheduleRelease(server, 'Killed', docs, 2_000);
+    const id = await scheduleRelease(server, 'Killed', docs, Date.now() + 2_000);
     await vi.waitFor(() => expect(server.logs.some((line) => line.includes('publishing a due release'))).toBe(true), {
       timeout: 30_000,
       interval: 5,
     });
     await server.kill('SIGKILL');
     servers.splice(0);
+    let afterKill = 'not read (PGlite: the killed process owned the database)';
     if (database) {
       // Straight after the kill: all of it or none of it.
       const state = await database.db.query<{ status: string; published: number }>(
@@ -149,12 +171,22 @@ describe('scheduled releases across processes and crashes', () => {
       );
       const { status, published } = state.rows[0] as { status: string; published: number };
       expect([`scheduled:0`, `published:${large}`]).toContain(`${status}:${published}`);
+      afterKill = `${status}, ${published} of ${large} versions`;
     }
     server = await startServerProcess(env);
     servers.push(server);
     await waitForStatus(server, id, 'published');
-    expect(await versionCounts(server, docs.slice(0, SAMPLE))).toEqual(new Map([[1, SAMPLE]]));
+    const sampled = await versionCounts(server, docs.slice(0, SAMPLE));
+    expect(sampled).toEqual(new Map([[1, SAMPLE]]));
     const release = (await api(server, 'GET', `/api/v1/releases/${id}`)).body.data;
     expect(release.items.every((item: any) => item.publishedVersion === 1)).toBe(true);
+    printFigures('scheduled-releases-sigkill', testEngine(), {
+      documents: large,
+      afterKill,
+      afterRestart: release.status,
+      // True when the kill landed before the publish committed: the restarted process published it.
+      publishedAfterRestart: server.logs.some((line) => line.includes('published a due release')),
+      sampledVersionCounts: Object.fromEntries(sampled),
+    });
   }, 400_000);
 });
