@@ -145,6 +145,48 @@ describe('Studio saves only what changed', () => {
     });
   }
 
+  it('changes only the title line of the file a pull gives back (the kept source text)', async () => {
+    // The file as `cms push` sent it: a comment, a quoted title with a comment after it, a plain date,
+    // a quoted number-like string and a padded flow list.
+    const source = [
+      '---',
+      '# NOTE: kept as written',
+      'title: "Original title" # the page heading',
+      'publishedOn: 2024-02-29',
+      "code: '007'",
+      'tags: [ a, b ]',
+      'rating: 4.5',
+      '---',
+      'Body as written.',
+      '',
+    ].join('\n');
+    const response = await server.request('POST', '/api/v1/content', {
+      headers: { 'x-cms-schema-hash': HASH },
+      body: {
+        type: 'article',
+        path: 'kept-source',
+        frontmatter: { title: 'Original title', publishedOn: '2024-02-29', code: '007', tags: ['a', 'b'], rating: 4.5 },
+        body: 'Body as written.\n',
+        source,
+      },
+    });
+    expect(response.status, response.text).toBe(201);
+    const id = response.body.data.documentId as string;
+    expect((await read(id)).source).toBe(source);
+
+    await page.goto(`${server.url}/studio/content/article/${id}`);
+    await page.getByLabel('Title').waitFor();
+    await page.getByText('No changes').waitFor();
+    await page.getByLabel('Title').fill('Changed title');
+    await page.keyboard.press('Control+s');
+    await page.getByText(/^Saved at/).waitFor();
+
+    // What `cms pull` writes into an empty folder: the same bytes but the title's value.
+    const after = await read(id);
+    expect(after.draftRevision).toBe(2);
+    expect(after.source).toBe(source.replace('"Original title"', '"Changed title"'));
+  });
+
   it('keeps a body edit exactly where it was typed, line endings included', async () => {
     const created = await create('crlf-edit', 'md', CRLF_NO_FINAL_NEWLINE);
     await page.goto(`${server.url}/studio/content/article/${created.documentId}`);
