@@ -1,8 +1,8 @@
 /**
  * The optional `cms` rows of `npm run bench`: builds the CLI (`tsc -b packages/cli`), runs
  * scripts/bench/cli-sync.mjs (pull and push of a seeded server) and scripts/bench/cli-import.mjs
- * (push of BENCH_IMPORT_FILES new files, then status and a push with no edits, against the issue's
- * targets) as child processes and renders their JSON lines as tables. BENCH_CLI=off skips both;
+ * (push of BENCH_IMPORT_FILES new files, then status, a push with no edits and `cms publish` of them
+ * all, against the issue's targets) as child processes and renders their JSON lines as tables. BENCH_CLI=off skips both;
  * BENCH_CLI_DOCS, BENCH_IMPORT_FILES, BENCH_CLI_ENGINE and BENCH_CLI_CONCURRENCY pass through.
  */
 import { execFile } from 'node:child_process';
@@ -61,9 +61,9 @@ function renderImportRow(result) {
   return [
     `### \`cms\` import of a docs tree (${result.engine}, ${result.files} new files)`,
     '',
-    '| push of new files (s) | first status (s) | status (s) | push with no edits (s) |',
-    '|---|---|---|---|',
-    `| ${cell('pushMs')} | ${s(result.firstStatusMs)} | ${cell('statusMs')} | ${cell('noopPushMs')} |`,
+    '| push of new files (s) | first status (s) | status (s) | push with no edits (s) | publish of the pushed files (s) |',
+    '|---|---|---|---|---|',
+    `| ${cell('pushMs')} | ${s(result.firstStatusMs)} | ${cell('statusMs')} | ${cell('noopPushMs')} | ${result.publishMs === undefined ? '-' : cell('publishMs')} |`,
     '',
   ].join('\n');
 }
