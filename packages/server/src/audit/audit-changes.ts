@@ -18,7 +18,7 @@ const SECRET_KEY =
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[nested too deep]';
   if (typeof value === 'string') {
-    return value.length > MAX_CHANGES_STRING ? `${value.slice(0, MAX_CHANGES_STRING)}… (${value.length} chars)` : value;
+    return value.length > MAX_CHANGES_STRING ? `${cutAt(value, MAX_CHANGES_STRING)}… (${value.length} chars)` : value;
   }
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
@@ -27,6 +27,16 @@ export function redact(value: unknown, depth = 0): unknown {
     out[key] = SECRET_KEY.test(key) ? REDACTED : redact(inner, depth + 1);
   }
   return out;
+}
+
+/**
+ * The first `length` UTF-16 units of a string, one fewer when the cut would split a surrogate pair: a
+ * lone half is no text PostgreSQL stores in jsonb, and the entry, written in the change's transaction,
+ * would take the change down with it.
+ */
+function cutAt(text: string, length: number): string {
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
 
 /** Redacted and held to {@link MAX_CHANGES_BYTES}: too large, only the top-level keys are kept. */
@@ -38,10 +48,13 @@ export function capChanges(value: unknown): Record<string, unknown> | null {
   return { truncated: true, keys: Object.keys(record as object).slice(0, 100) };
 }
 
-/** What a request body changes, as entries of actions without a closer diff show it. */
+/**
+ * What a request body changes, as entries of actions without a closer diff show it. Redacted and capped
+ * once, when the entry is written: capping here too would cut an already cut string again.
+ */
 export function inputChanges(body: unknown): Record<string, unknown> | null {
   if (body === undefined || body === null) return null;
-  return capChanges({ input: body });
+  return { input: body };
 }
 
 /** A document before and after, as far as the entry tells it. */
