@@ -19,9 +19,12 @@ export function isAudited(action: AnyAction): boolean {
   return action.kind === 'command';
 }
 
-/** Sign-in actions: their refusals are entries even without a caller (failed logins). */
+/**
+ * Sign-in actions (`auth.*`, the device flow's `auth.cli.*` among them): their refusals are entries even
+ * without a caller (failed logins).
+ */
 function isSignInAction(id: string): boolean {
-  return id.startsWith('auth.') || id.startsWith('cli-auth.') || id === 'setup.complete' || id === 'invites.accept';
+  return id.startsWith('auth.') || id === 'setup.complete' || id === 'invites.accept';
 }
 
 /** The actor a principal is recorded as: ids and labels only, never a secret. */

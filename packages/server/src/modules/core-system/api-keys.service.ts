@@ -79,7 +79,7 @@ export function createApiKeysService(deps: {
       assertCanIssueKey(ctx.principal, { scopes, contextAllowlist: input.contextAllowlist });
       const kind = input.kind ?? 'live';
       const { apiKey, prefix, secretHash } = generateApiKey(kind);
-      const row = await insertApiKey(deps.db, {
+      const key = {
         id: randomUUID(),
         kind,
         label: input.label,
@@ -89,7 +89,9 @@ export function createApiKeysService(deps: {
         contextAllowlist: input.contextAllowlist,
         createdBy: ctx.principal.id,
         expiresAt,
-      });
+      };
+      // In a transaction, so the audit entry commits with the key (docs/audit.md).
+      const row = await deps.db.transaction((tx) => insertApiKey(tx, key));
       return { ...toView(row), apiKey };
     },
 

@@ -2,7 +2,7 @@ import { CmsError, type LoginBody, type LoginMfaBody, type MfaChallenge } from '
 import { noteAuditActor } from '../../audit/audit-scope.js';
 import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
-import type { Queryable } from '../../storage/db.js';
+import { type Queryable, withTransaction } from '../../storage/db.js';
 import {
   chargeMfaChallenge,
   deleteMfaChallenge,
@@ -76,7 +76,8 @@ export function createAuthService(deps: {
         return { mfa: await deps.mfa.startChallenge(deps.db, user.id) };
       }
       await deps.throttle.recordSuccess(keys, reserved);
-      return { session: await deps.sessions.issue(deps.db, user, input) };
+      // The session is the sign-in's change: its audit entry commits with it (docs/audit.md).
+      return { session: await withTransaction(deps.db, (tx) => deps.sessions.issue(tx, user, input)) };
     },
 
     /**
@@ -104,7 +105,8 @@ export function createAuthService(deps: {
         throw new CmsError('UNAUTHORIZED', 'This account is disabled: ask an administrator.');
       }
       await deps.throttle.recordSuccess(keys, reserved);
-      return deps.sessions.issue(deps.db, { id: challenge.userId, email: challenge.email }, input);
+      const user = { id: challenge.userId, email: challenge.email };
+      return withTransaction(deps.db, (tx) => deps.sessions.issue(tx, user, input));
     },
 
     /** Ends the request's session; `success` is false when the caller has none (an API key). */

@@ -176,9 +176,13 @@ export class CliAuthService {
     const now = this.deps.clock();
     if (row.expiresAt.getTime() <= now.getTime()) throw expired();
     if (row.state === 'denied') return { success: true };
-    if (row.state !== 'pending' || !(await denyCliChallengeIfPending(this.deps.db, { idHash: row.idHash, now }))) {
-      throw invalidInput({ challengeId: 'already approved' }, 'This sign-in was already approved.');
-    }
+    const alreadyApproved = () =>
+      invalidInput({ challengeId: 'already approved' }, 'This sign-in was already approved.');
+    if (row.state !== 'pending') throw alreadyApproved();
+    // The denial and its audit entry commit together (docs/audit.md).
+    await this.deps.db.transaction(async (tx) => {
+      if (!(await denyCliChallengeIfPending(tx, { idHash: row.idHash, now }))) throw alreadyApproved();
+    });
     return { success: true };
   }
 
@@ -220,13 +224,13 @@ export class CliAuthService {
       throw invalidInput({ challengeId: 'already approved' }, 'This sign-in was already approved.');
     }
     const code = makeCode();
-    const authorized = await authorizeCliChallengeIfPending(this.deps.db, {
-      idHash: row.idHash,
-      codeHash: this.codeHash(challengeId, code),
-      userId: user.id,
-      now,
+    // The approval and its audit entry commit together; a lost race rolls back (docs/audit.md).
+    await this.deps.db.transaction(async (tx) => {
+      const codeHash = this.codeHash(challengeId, code);
+      if (!(await authorizeCliChallengeIfPending(tx, { idHash: row.idHash, codeHash, userId: user.id, now }))) {
+        throw invalidInput({ challengeId: 'already approved' }, 'This sign-in was already approved.');
+      }
     });
-    if (!authorized) throw invalidInput({ challengeId: 'already approved' }, 'This sign-in was already approved.');
     return { success: true, code };
   }
 

@@ -105,16 +105,15 @@ export class MfaService implements MfaRoutes {
     const { deps } = this;
     const user = await this.signedInUser(ctx);
     const secret = generateTotpSecret();
-    const stored = await upsertPendingMfa(deps.db, {
-      userId: user.id,
-      totpSecret: this.sealer.seal(secret, user.id),
-      createdAt: deps.clock(),
+    const pending = { userId: user.id, totpSecret: this.sealer.seal(secret, user.id), createdAt: deps.clock() };
+    // The enrolment and its audit entry commit together; a refused one rolls back (docs/audit.md).
+    await withTransaction(deps.db, async (tx) => {
+      if (!(await upsertPendingMfa(tx, pending))) {
+        throw new CmsError('INVALID_INPUT', 'Your second factor is already on: disable it first to enrol a new one.', {
+          fields: { mfa: 'is already enabled' },
+        });
+      }
     });
-    if (!stored) {
-      throw new CmsError('INVALID_INPUT', 'Your second factor is already on: disable it first to enrol a new one.', {
-        fields: { mfa: 'is already enabled' },
-      });
-    }
     return { secret, otpauthUri: otpauthUri(secret, deps.issuer, user.email) };
   }
 

@@ -41,9 +41,11 @@ export function pendingInviteActions(deps: { db: Db; clock: Clock }) {
       permissions: ['users:manage'],
       handler: async ({ params }, ctx) => {
         const row = await findPendingInvite(deps.db, params.id, deps.clock());
-        if (!row || !withinReach(ctx.principal, row) || !(await deletePendingInvite(deps.db, row.id))) {
-          throw notFound('Invite');
-        }
+        if (!row || !withinReach(ctx.principal, row)) throw notFound('Invite');
+        // The withdrawal and its audit entry commit together (docs/audit.md).
+        await deps.db.transaction(async (tx) => {
+          if (!(await deletePendingInvite(tx, row.id))) throw notFound('Invite');
+        });
         return { withdrawn: true, id: row.id };
       },
     }),

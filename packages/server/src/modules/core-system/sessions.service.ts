@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { notFound, type Serializable, type Session } from '@cms/core';
 import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
-import type { Queryable } from '../../storage/db.js';
+import { type Queryable, withTransaction } from '../../storage/db.js';
 import {
   deleteSessionOfUser,
   deleteSessionsOfUser,
@@ -85,9 +85,11 @@ export function createSessionsService(deps: { db: Queryable; secret: string; clo
     /** Ends one of the caller's own sessions; anyone else's is NOT_FOUND. */
     async end(ctx: RequestContext, id: string): Promise<{ deleted: true; id: string; current: boolean }> {
       const { principal } = ctx;
-      if (!isUserPrincipal(principal) || !(await deleteSessionOfUser(deps.db, principal.id, id))) {
-        throw notFound('Session');
-      }
+      if (!isUserPrincipal(principal)) throw notFound('Session');
+      // The end and its audit entry commit together; nothing ended rolls back (docs/audit.md).
+      await withTransaction(deps.db, async (tx) => {
+        if (!(await deleteSessionOfUser(tx, principal.id, id))) throw notFound('Session');
+      });
       return { deleted: true, id, current: id === principal.sessionId };
     },
 
@@ -95,7 +97,7 @@ export function createSessionsService(deps: { db: Queryable; secret: string; clo
     async endCurrent(ctx: RequestContext): Promise<boolean> {
       const { principal } = ctx;
       if (!isUserPrincipal(principal)) return false;
-      return deleteSessionOfUser(deps.db, principal.id, principal.sessionId);
+      return withTransaction(deps.db, (tx) => deleteSessionOfUser(tx, principal.id, principal.sessionId));
     },
 
     /** Ends every session of a user at once (disabled, password changed). */

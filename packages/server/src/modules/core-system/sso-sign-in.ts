@@ -53,7 +53,11 @@ export function createSsoSignIn(deps: { db: Db; sessions: SessionsService; clock
         passwordHash: null,
         now: deps.clock(),
       });
-      if (user) await linkUserToProvider(tx, user.id, provider.slug, deps.clock());
+      if (user) {
+        await linkUserToProvider(tx, user.id, provider.slug, deps.clock());
+        // This transaction carries the sign-in's audit entry: it names the user it creates.
+        noteAuditActor({ type: 'user', id: user.id, label: user.email });
+      }
       if (!user || !provider.project) return user;
       const project = await findProjectBySlug(tx, provider.project);
       if (project) {
@@ -104,7 +108,8 @@ export function createSsoSignIn(deps: { db: Db; sessions: SessionsService; clock
         throw new SsoFailure('FORBIDDEN', 'account_disabled', 'This account is disabled: ask an administrator.');
       }
       noteAuditActor({ type: 'user', id: user.id, label: user.email });
-      return deps.sessions.issue(deps.db, user, origin);
+      // The session commits with the audit entry (unless creating the user above already wrote it).
+      return deps.db.transaction((tx) => deps.sessions.issue(tx, user, origin));
     },
   };
 }

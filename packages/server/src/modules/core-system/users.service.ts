@@ -96,7 +96,9 @@ export function createUsersService(deps: { db: Db; sessions: SessionsService; cl
       if (input.password !== undefined) assertPasswordPolicy(input.password);
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
       const email = normalizeEmail(input.email);
-      const row = await createUserRecord(deps.db, { email, role: input.role, passwordHash, now: deps.clock() });
+      const user = { email, role: input.role, passwordHash, now: deps.clock() };
+      // In a transaction, so the audit entry commits with the user; a taken email rolls back (docs/audit.md).
+      const row = await deps.db.transaction((tx) => createUserRecord(tx, user));
       return toUserView(row);
     },
 

@@ -181,8 +181,12 @@ export class MediaService implements MediaRoutes {
   /** Changes the alt text and/or the focal point (variants cropped around the old point stay until purged with the asset). */
   async update(ctx: EnvironmentContext, { params, body }: ActionInput<Update>): Promise<ActionResult<Update>> {
     const { target } = ctx;
-    const row = await updateMedia(this.deps.db, target, params.id, body);
-    if (!row) throw notFound(`Media ${params.id}`);
+    // The change and its audit entry commit together (docs/audit.md).
+    const row = await withTransaction(this.deps.db, async (tx) => {
+      const updated = await updateMedia(tx, target, params.id, body);
+      if (!updated) throw notFound(`Media ${params.id}`);
+      return updated;
+    });
     return toMediaAsset(row, target, this.deps.publicUrl);
   }
 
@@ -197,8 +201,11 @@ export class MediaService implements MediaRoutes {
     const { id } = params;
     // Variants recorded after this read are queued by the delete all the same; the loop purges those.
     const variantKeys = await listMediaVariantKeys(db, target, id);
-    const row = await deleteMedia(db, target, id);
-    if (!row) throw notFound(`Media ${id}`);
+    const row = await withTransaction(db, async (tx) => {
+      const deleted = await deleteMedia(tx, target, id);
+      if (!deleted) throw notFound(`Media ${id}`);
+      return deleted;
+    });
     await purge.purgeNow(row.storageKey);
     for (const key of variantKeys) await purge.purgeNow(key);
     return { deleted: true, id };

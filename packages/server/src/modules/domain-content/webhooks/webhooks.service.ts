@@ -68,7 +68,7 @@ export class WebhooksService implements WebhookRoutes {
     const events = assertKnownEvents(input.events);
     await assertWebhookUrlAllowed(input.url, urlPolicy);
     const id = randomUUID();
-    const row = await insertWebhook(db, {
+    const webhook = {
       id,
       ...scopeOf(target),
       url: input.url,
@@ -76,7 +76,9 @@ export class WebhooksService implements WebhookRoutes {
       active: input.active ?? true,
       secretCiphertext: secretBox.seal(input.secret, id),
       createdBy: ctx.principal.id,
-    });
+    };
+    // In a transaction, so the audit entry commits with the webhook (docs/audit.md).
+    const row = await withTransaction(db, (tx) => insertWebhook(tx, webhook));
     return toWebhookView(row, target);
   }
 
