@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueSlug } from '../identity/identity-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -46,6 +47,14 @@ describe('the hash chain of the audit log', () => {
     const [, middle] = await auditEntries(t, {}, { project });
     await t.db.query("update audit_entries set outcome = 'failure' where id = $1", [middle.id]);
     expect(await verify(project)).toEqual({ ok: false, checked: 1, firstBrokenId: middle.id });
+  });
+
+  it('names an entry whose copy of its target for the filters was changed', async () => {
+    // `document_id` is what `?documentId=` reads: pointing it elsewhere would hide the entry from a document.
+    const project = await projectWithEntries(2);
+    const [newest] = await auditEntries(t, {}, { project });
+    await t.db.query('update audit_entries set document_id = $2 where id = $1', [newest.id, randomUUID()]);
+    expect(await verify(project)).toEqual({ ok: false, checked: 1, firstBrokenId: newest.id });
   });
 
   it('names the entry after a deleted one, and the last one when the newest is deleted', async () => {

@@ -47,6 +47,27 @@ describe('audit pages', () => {
     expect(seen).toEqual(['e-6', 'e-5', 'e-4', 'e-3', 'e-2', 'e-1', 'e-0']);
   });
 
+  it('walks every entry once while writers add entries at the same time as each page is read', async () => {
+    const project = await newProject();
+    for (let index = 0; index < 6; index += 1) await addEnvironment(project, `s-${index}`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let round = 0;
+    do {
+      const query: Record<string, string> = { limit: '2', ...(cursor ? { cursor } : {}) };
+      const writers = [0, 1].map((writer) => addEnvironment(project, `w-${round}-${writer}`));
+      const [body] = await Promise.all([page(project, query), ...writers]);
+      seen.push(...body.data.map((entry: any) => entry.changes.input.name));
+      cursor = body.pagination.nextCursor;
+      round += 1;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.filter((name) => name.startsWith('s-'))).toEqual(['s-5', 's-4', 's-3', 's-2', 's-1', 's-0']);
+    // What the first page saw of the writers is all they had committed then: never an entry out of order.
+    const order = (await auditEntries(t, {}, { project })).map((entry) => entry.changes.input.name);
+    expect(seen).toEqual(order.slice(order.indexOf(seen[0] as string)));
+  });
+
   it('filters by action, actor, outcome and time', async () => {
     const project = await newProject();
     await addEnvironment(project, 'one');

@@ -123,8 +123,11 @@ export function createAuditService(deps: { db: Queryable }) {
 
 function holds(row: AuditRow, expectedSeq: number, prevHash: string): boolean {
   if (row.seq !== expectedSeq || row.prevHash !== prevHash) return false;
-  const { prevHash: _prev, hash, ...fields } = row;
-  return entryHash(prevHash, fields) === hash;
+  const { prevHash: _prev, hash, filterColumns, ...fields } = row;
+  // The filter columns are copies of the target the hash covers: they must still say the same.
+  const { environment = null, type = null, documentId = null } = row.target;
+  const copied = filterColumns.environment === environment && filterColumns.type === type;
+  return copied && filterColumns.documentId === documentId && entryHash(prevHash, fields) === hash;
 }
 
 /** The audit service's type, for action factories. */

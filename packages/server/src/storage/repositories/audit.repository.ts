@@ -12,10 +12,22 @@ export type NewAuditEntry = Omit<HashedFields, 'chainKey' | 'seq'> & { projectId
 export interface AuditRow extends HashedFields {
   prevHash: string;
   hash: string;
+  /**
+   * The target's parts copied into columns the filters read (`documentId`, `type`): the hash covers
+   * `target`, so verification checks these still match it (an edited copy would hide an entry).
+   */
+  filterColumns: AuditFilterColumns;
+}
+
+/** The columns an entry's target is copied into for the filters. */
+export interface AuditFilterColumns {
+  environment: string | null;
+  type: string | null;
+  documentId: string | null;
 }
 
 const COLUMNS = `chain_key, seq, id, at, actor_type, actor_id, actor_label, action, target, outcome, request_id, ip,
-  changes, prev_hash, hash`;
+  changes, prev_hash, hash, environment, type_name, document_id`;
 
 /**
  * Appends an entry at the head of its chain. The head row stays locked until the transaction ends,
@@ -46,6 +58,11 @@ export async function appendEntry(tx: Transaction, chainKey: string, entry: NewA
     changes: entry.changes,
   };
   const hash = entryHash(prevHash, fields);
+  const filterColumns: AuditFilterColumns = {
+    environment: entry.target.environment ?? null,
+    type: entry.target.type ?? null,
+    documentId: entry.target.documentId ?? null,
+  };
   await tx.query(
     `with entry as (
        insert into audit_entries (chain_key, seq, id, at, project_id, actor_type, actor_id, actor_label, action, target,
@@ -64,9 +81,9 @@ export async function appendEntry(tx: Transaction, chainKey: string, entry: NewA
       entry.actor.label,
       entry.action,
       JSON.stringify(entry.target),
-      entry.target.environment ?? null,
-      entry.target.type ?? null,
-      entry.target.documentId ?? null,
+      filterColumns.environment,
+      filterColumns.type,
+      filterColumns.documentId,
       entry.outcome,
       entry.requestId,
       entry.ip,
@@ -75,7 +92,7 @@ export async function appendEntry(tx: Transaction, chainKey: string, entry: NewA
       hash,
     ],
   );
-  return { ...fields, prevHash, hash };
+  return { ...fields, prevHash, hash, filterColumns };
 }
 
 /** Where clauses of the filters, after `chain_key = $1`. */
@@ -212,6 +229,9 @@ interface RawRow {
   changes: unknown;
   prev_hash: string;
   hash: string;
+  environment: string | null;
+  type_name: string | null;
+  document_id: string | null;
 }
 
 function toRow(row: RawRow): AuditRow {
@@ -229,6 +249,7 @@ function toRow(row: RawRow): AuditRow {
     changes: row.changes ?? null,
     prevHash: row.prev_hash,
     hash: row.hash,
+    filterColumns: { environment: row.environment, type: row.type_name, documentId: row.document_id },
   };
 }
 
