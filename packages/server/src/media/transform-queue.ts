@@ -11,7 +11,7 @@ export interface TransformQueue {
   load(): { running: number; waiting: number };
 }
 
-/** Seconds a refused client is told to wait (`Retry-After`). */
+/** Seconds a refused client is told to wait (`Retry-After`, sent with the refusal). */
 export const TRANSFORM_QUEUE_RETRY_AFTER_SECONDS = 2;
 
 export function createTransformQueue(options: { concurrency: number; maxWaiting: number }): TransformQueue {
@@ -33,6 +33,7 @@ export function createTransformQueue(options: { concurrency: number; maxWaiting:
             'SERVICE_UNAVAILABLE',
             `The server is busy transforming images: retry in ${TRANSFORM_QUEUE_RETRY_AFTER_SECONDS} seconds.`,
             { retryAfterSeconds: TRANSFORM_QUEUE_RETRY_AFTER_SECONDS },
+            { 'retry-after': String(TRANSFORM_QUEUE_RETRY_AFTER_SECONDS) },
           );
         }
         // The finishing transform hands its slot over: `running` stays as it is.

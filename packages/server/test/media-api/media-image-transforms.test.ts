@@ -81,6 +81,22 @@ describe('image transforms', () => {
     }
   });
 
+  it('encodes at the quality asked for', async () => {
+    // Noise, so the encoder has detail to keep or drop.
+    const noise = { type: 'gaussian' as const, mean: 128, sigma: 40 };
+    const content = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#000', noise } })
+      .png()
+      .toBuffer();
+    const noisy = await uploadOk(m.t, { filename: 'noise.png', content });
+    for (const format of ['jpeg', 'webp', 'avif']) {
+      const low = await fetchImage(m.t, noisy.id, { w: 300, format, q: 10 });
+      const high = await fetchImage(m.t, noisy.id, { w: 300, format, q: 90 });
+      expect([low.status, high.status], format).toEqual([200, 200]);
+      expect(low.headers.get('etag'), format).not.toBe(high.headers.get('etag'));
+      expect(low.bytes.length * 2, format).toBeLessThan(high.bytes.length);
+    }
+  });
+
   it('picks AVIF or WebP from Accept for format=auto, and says it varies', async () => {
     const avif = await fetchImage(
       m.t,

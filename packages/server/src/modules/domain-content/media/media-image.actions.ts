@@ -1,6 +1,5 @@
-import { isCmsError, mediaImageRoute } from '@cms/core';
+import { mediaImageRoute } from '@cms/core';
 import { type AnyAction, defineAction } from '../../../actions/define-action.js';
-import { TRANSFORM_QUEUE_RETRY_AFTER_SECONDS } from '../../../media/transform-queue.js';
 import type { MediaImageService } from './media-image.service.js';
 
 /**
@@ -33,15 +32,8 @@ export function mediaImageActions(deps: { images: MediaImageService }): AnyActio
           ...(answer.negotiated ? { vary: 'Accept' } : {}),
         };
         if (matches(request.headers['if-none-match'], answer.etag)) return reply.code(304).headers(headers).send();
-        let opened: Awaited<ReturnType<typeof answer.open>>;
-        try {
-          opened = await answer.open();
-        } catch (error: unknown) {
-          if (isCmsError(error) && error.code === 'SERVICE_UNAVAILABLE') {
-            reply.header('retry-after', String(TRANSFORM_QUEUE_RETRY_AFTER_SECONDS));
-          }
-          throw error;
-        }
+        // A full transform queue refuses with SERVICE_UNAVAILABLE and its own Retry-After.
+        const opened = await answer.open();
         const { body } = opened;
         if (typeof (body as { destroy?: unknown }).destroy === 'function' && !Buffer.isBuffer(body)) {
           reply.raw.once('close', () => (body as NodeJS.ReadableStream & { destroy(): void }).destroy());
