@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { altTextFor, formatText, imageMarkdown, type TextEdit, type TextState } from './markdown-format.js';
+import {
+  altTextFor,
+  assetMarkdown,
+  formatText,
+  imageMarkdown,
+  type TextEdit,
+  type TextState,
+} from './markdown-format.js';
 
 /** Applies an edit, returning the text and the selected text after it. */
 function apply(state: TextState, edit: TextEdit): { text: string; selected: string } {
@@ -69,5 +76,16 @@ describe('body toolbar transforms', () => {
     expect(altTextFor('team-photo_2.png')).toBe('team photo 2');
     expect(altTextFor('image.png')).toBe('Describe the image');
     expect(imageMarkdown('a [b]', '/media/x/my pic (1).png')).toBe('![a b](/media/x/my%20pic%20%281%29.png)');
+  });
+
+  it('inserts a library image with its own alt text, else its file name, and another file as a link', () => {
+    const photo = { filename: 'harbour (2).jpg', url: '/media/p/e/m/harbour (2).jpg', mimeType: 'image/jpeg' };
+    expect(assetMarkdown({ ...photo, alt: ' Boats in the [harbour] ' })).toBe(
+      '![Boats in the harbour](/media/p/e/m/harbour%20%282%29.jpg)',
+    );
+    expect(assetMarkdown({ ...photo, alt: '' })).toBe('![harbour (2)](/media/p/e/m/harbour%20%282%29.jpg)');
+    expect(
+      assetMarkdown({ filename: 'notes [v1].pdf', url: '/media/p/e/m/notes.pdf', mimeType: 'application/pdf' }),
+    ).toBe('[notes v1.pdf](/media/p/e/m/notes.pdf)');
   });
 });

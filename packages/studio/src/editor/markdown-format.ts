@@ -190,8 +190,25 @@ export function altTextFor(filename: string): string {
 
 /** Markdown of an image with `alt` at `url` (parentheses and spaces in the address escaped). */
 export function imageMarkdown(alt: string, url: string): string {
+  return `!${linkMarkdown(alt, url)}`;
+}
+
+/** Markdown link text and address: brackets dropped from the text, parentheses and spaces escaped in the address. */
+function linkMarkdown(text: string, url: string): string {
+  // encodeURIComponent leaves parentheses alone, and a `)` would end the Markdown address early.
   const address = url.replace(/[()\s]/g, (char) =>
     char === '(' ? '%28' : char === ')' ? '%29' : encodeURIComponent(char),
   );
-  return `![${alt.replace(/[[\]\\]/g, '')}](${address})`;
+  return `[${text.replace(/[[\]\\]/g, '')}](${address})`;
+}
+
+/**
+ * Markdown for a library asset inserted into a body: an image for images, with the asset's own alt
+ * text (written in the media details) or else its file name, and a link to any other file.
+ */
+export function assetMarkdown(asset: { filename: string; url: string; mimeType: string; alt?: string | null }): string {
+  if (asset.mimeType.startsWith('image/')) {
+    return imageMarkdown(asset.alt?.trim() || asset.filename.replace(/\.[^.]+$/, ''), asset.url);
+  }
+  return linkMarkdown(asset.filename, asset.url);
 }

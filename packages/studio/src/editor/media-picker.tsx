@@ -5,6 +5,7 @@ import { fallBackToFile, imageAddress, THUMBNAIL } from '../pages/media/media-ap
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice } from '../ui/notice.js';
 import { useDebouncedValue } from '../ui/use-debounced-value.js';
+import { assetMarkdown } from './markdown-format.js';
 
 /** A file's kind in words, from its media type: "PNG image", "PDF document", "MP4 video". */
 function kindOf(mimeType: string): string {
@@ -21,16 +22,9 @@ function kindOf(mimeType: string): string {
 
 const PAGE = 20;
 
-/** Markdown for an asset: an image for images (alt text from the file name), else a link. */
+/** Markdown for an asset: an image for images (its alt text, else its file name), else a link. */
 export function markdownFor(asset: MediaAsset): string {
-  const name = asset.filename.replace(/\.[^.]+$/, '').replace(/[[\]\\]/g, '');
-  // encodeURIComponent leaves parentheses alone, and a `)` would end the Markdown address early.
-  const url = asset.url.replace(/[()\s]/g, (char) =>
-    char === '(' ? '%28' : char === ')' ? '%29' : encodeURIComponent(char),
-  );
-  return asset.mimeType.startsWith('image/')
-    ? `![${name}](${url})`
-    : `[${asset.filename.replace(/[[\]\\]/g, '')}](${url})`;
+  return assetMarkdown(asset);
 }
 
 /**
