@@ -82,6 +82,8 @@ describe('cms init inference', () => {
       f('web/index.md', { title: 'Web', slug: 'w' }),
       f('web/api/clipboard/index.md', { title: 'Clipboard', slug: 'c' }),
       f('web/api/index.md', { title: 'API', slug: 'a' }),
+      // Hugo's section page beside a leaf bundle of the same folder.
+      f('web/api/_index.md', { title: 'API section', slug: 's' }),
     ]);
     expect(inferred.types.map((t) => [t.name, t.directory])).toEqual([['page', '']]);
     expect(keys.map((k) => k.key?.path)).toEqual([
@@ -89,7 +91,9 @@ describe('cms init inference', () => {
       'web/index',
       'web/api/clipboard/index',
       'web/api/index',
+      'web/api/_index',
     ]);
+    expect(pathCollisions(keys.map((k) => ({ file: k.file, key: k.key as never })))).toEqual([]);
   });
 
   it('keeps folders of different shapes as types, and merges types whose paths would collide', () => {
