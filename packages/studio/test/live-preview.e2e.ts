@@ -355,5 +355,44 @@ describe('live preview in Chromium', () => {
     const stored = (await server.request('GET', `/api/v1/content/${rendered.documentId}?draft=true`)).body.data;
     expect(stored.frontmatter.title).toBe('Rendered after an autosave');
     await page.screenshot({ path: `${SCREENSHOTS}live-preview-server-rendered.png` });
+
+    // Typing on while an autosave is on its way: the saved copy does not replace what was typed since,
+    // which the next pause saves.
+    let saveSeen: () => void = () => undefined;
+    const seen = new Promise<void>((resolve) => {
+      saveSeen = resolve;
+    });
+    const documentUrl = (url: URL) => url.pathname === `/api/v1/content/${rendered.documentId}`;
+    await page.route(documentUrl, async (route) => {
+      if (route.request().method() === 'PUT') {
+        saveSeen();
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      }
+      await route.continue();
+    });
+    const title = page.locator('[data-field="frontmatter.title"]');
+    const firstSave = page.waitForResponse(
+      (response) =>
+        response.url().endsWith(`/api/v1/content/${rendered.documentId}`) && response.request().method() === 'PUT',
+    );
+    await title.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(', first');
+    await seen;
+    await page.keyboard.type(' and more');
+    await firstSave;
+    await page.unroute(documentUrl);
+    const typed = 'Rendered after an autosave, first and more';
+    await expect
+      .poll(
+        async () =>
+          frame
+            .locator('#title')
+            .textContent({ timeout: 1000 })
+            .catch(() => null),
+        { timeout: 15_000 },
+      )
+      .toBe(typed);
+    expect(await title.inputValue()).toBe(typed);
   });
 });
