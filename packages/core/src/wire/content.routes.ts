@@ -421,6 +421,8 @@ export const contentPreviewEventsRoute = defineRoute({
   // The token names project and environment, and is the credential: no routing headers, no key.
   target: 'none',
   auth: 'public',
+  // The preview token is a bearer credential for drafts: the request log line shows it `[redacted]`.
+  secretQuery: ['token'],
   request: { params: DocumentIdParamsSchema, query: PreviewEventsQuerySchema },
   response: { status: 200, envelope: 'raw' },
   errors: ['PREVIEW_TOKEN_UNAVAILABLE'],

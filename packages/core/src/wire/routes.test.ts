@@ -25,6 +25,20 @@ describe('route contracts', () => {
     expect(routeTable).toEqual(derived);
   });
 
+  it('marks every declared query parameter that carries a credential secret, so logs show it redacted', () => {
+    // The server keeps a declared query value in its request log unless `secretQuery` names it.
+    const credentialLike = /token|secret|password|code|state|signature|key/i;
+    const unmarked = allRoutes.flatMap((route) => {
+      const query = (route.request as { query?: { properties?: Record<string, unknown> } }).query;
+      const secret = new Set(route.secretQuery ?? []);
+      return Object.keys(query?.properties ?? {})
+        .filter((name) => credentialLike.test(name) && !secret.has(name))
+        .map((name) => `${route.id}: ${name}`);
+    });
+    expect(unmarked).toEqual([]);
+    expect(routes['content.previewEvents'].secretQuery).toEqual(['token']);
+  });
+
   it('fills and converts path placeholders', () => {
     expect(fillPath(contentGetRoute.path, { documentId: 'a b' })).toBe('/api/v1/content/a%20b');
     expect(toRouterPath(contentGetRoute.path)).toBe('/api/v1/content/:documentId');

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocument, syncSchema } from '../content/fixtures.js';
 import { sendRequest, startTestServer, type TestServer } from '../support/test-server.js';
 import { PASSWORD, uniqueEmail } from './identity-helpers.js';
 
@@ -88,6 +89,24 @@ describe('secrets and the log', () => {
     expect(urls).toContain('/nowhere?[redacted]');
     // The one deliberate carrier of the setup token is its own announcement at the first start.
     expect(raw.filter((line) => line.includes(setupToken))).toHaveLength(1);
+  });
+
+  it("redacts a preview token in the live preview's event-stream address", async () => {
+    await syncSchema(t);
+    const doc = await createDocument(t);
+    const issued = await t.request('POST', `/api/v1/content/${doc.documentId}/preview-token`, { body: {} });
+    expect(issued.status, issued.text).toBe(200);
+    const token = issued.body.data.token as string;
+    const before = raw.length;
+    // Another document's stream: refused at once, so the request line is written now.
+    const other = '00000000-0000-4000-8000-000000000000';
+    const refused = await get(`/api/v1/content/${other}/preview-events?token=${encodeURIComponent(token)}`);
+    expect(refused.status, refused.text).toBe(403);
+    const written = raw.slice(before).join('');
+    expect(written).not.toContain(token);
+    expect(written).not.toContain(token.split('.')[2]);
+    const urls = lines.filter((line) => line.msg === 'request').map((line) => line.url);
+    expect(urls).toContain(`/api/v1/content/${other}/preview-events?token=[redacted]`);
   });
 
   it('keeps declared, non-secret query values readable', async () => {
