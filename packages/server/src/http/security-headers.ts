@@ -43,6 +43,7 @@ export const SECURITY_HEADERS = {
  */
 export const NO_STORE_ACTIONS: readonly string[] = [
   'api-keys.',
+  'audit.',
   'auth.',
   'users.',
   'me.',

@@ -53,6 +53,14 @@ describe('Cache-Control: no-store', () => {
     }
   });
 
+  it('is on the audit log, whose entries name people and their addresses', async () => {
+    for (const path of ['/api/v1/audit', '/api/v1/audit/verify']) {
+      const response = await plain.request('GET', path, { project: null, environment: null });
+      expect(response.status, `${path} ${response.text}`).toBe(200);
+      expect(response.headers.get('cache-control'), path).toBe('no-store');
+    }
+  });
+
   it('is on a sign-in answer, which carries the session', async () => {
     const response = await sendRequest(plain.url, null, 'POST', '/api/v1/auth/login', {
       body: { email: 'nobody@example.test', password: 'not the password' },
