@@ -105,9 +105,12 @@ export function describeNonPublicAddress(address: string): string | null {
 
 /**
  * IPv6 prefixes that carry an IPv4 address a gateway translates to: NAT64 `64:ff9b::/96` (RFC 6052,
- * the IPv4 address in the last 32 bits) and 6to4 `2002::/16` (RFC 3056, in bits 16-47). They reach
- * whatever IPv4 address they embed, so they are as public as that address. The local-use NAT64
- * prefix `64:ff9b:1::/48` (RFC 8215) only exists inside a network: never public.
+ * the IPv4 address in the last 32 bits), the stateless translator's IPv4-translated addresses
+ * `::ffff:0:0:0/96` (RFC 2765, SIIT, in the last 32 bits) and 6to4 `2002::/16` (RFC 3056, in bits
+ * 16-47). They reach whatever IPv4 address they embed, so they are as public as that address. The
+ * local-use NAT64 prefix `64:ff9b:1::/48` (RFC 8215) only exists inside a network: never public.
+ * (IPv4-mapped `::ffff:0:0/96` is checked against the IPv4 lists directly; IPv4-compatible `::/96` is
+ * reserved.)
  */
 function describeTranslatedAddress(address: string): string | null {
   const groups = ipv6Groups(address);
@@ -118,6 +121,10 @@ function describeTranslatedAddress(address: string): string | null {
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
     const kind = describeNonPublicAddress(embedded(g6, g7));
     return kind === null ? null : `NAT64 (64:ff9b::/96) to a ${kind}`;
+  }
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) {
+    const kind = describeNonPublicAddress(embedded(g6, g7));
+    return kind === null ? null : `SIIT (::ffff:0:0:0/96) to a ${kind}`;
   }
   if (g0 === 0x2002) {
     const kind = describeNonPublicAddress(embedded(g1, g2));

@@ -59,6 +59,9 @@ describe('assertWebhookUrlAllowed', () => {
     ['https://[2002:c0a8:101:0:0:0:0:1]/hook', /6to4 \(2002::\/16\) to a private/],
     ['https://[2002:a9fe:a9fe::]/hook', /6to4 \(2002::\/16\) to a cloud metadata/],
     ['https://[2002:6440:1::]/hook', /6to4 \(2002::\/16\) to a carrier-grade NAT/],
+    ['https://[::ffff:0:7f00:1]/hook', /SIIT \(::ffff:0:0:0\/96\) to a loopback/],
+    ['https://[::ffff:0:10.0.0.1]/hook', /SIIT \(::ffff:0:0:0\/96\) to a private/],
+    ['https://[0:0:0:0:ffff:0:a9fe:a9fe]/hook', /SIIT \(::ffff:0:0:0\/96\) to a cloud metadata/],
   ])('refuses %s unless private targets are allowed', async (url, pattern) => {
     await expect(assertWebhookUrlAllowed(url, { allowPrivate: false })).rejects.toMatchObject(
       refusal(new RegExp(`${pattern.source}.*CMS_WEBHOOK_ALLOW_PRIVATE`)),
@@ -156,18 +159,19 @@ describe('describeNonPublicAddress', () => {
     );
   });
 
-  it('refuses a hostname whose AAAA answer is NAT64 or 6to4 to a private address', async () => {
-    for (const address of ['64:ff9b::a00:1', '2002:a00:1::1']) {
+  it('refuses a hostname whose AAAA answer is NAT64, 6to4 or SIIT to a private address', async () => {
+    for (const address of ['64:ff9b::a00:1', '2002:a00:1::1', '::ffff:0:a00:1']) {
       await expect(
         assertWebhookUrlAllowed('https://hooks.example.com/cms', { allowPrivate: false, lookup: answering(address) }),
       ).rejects.toMatchObject(refusal(/private/));
     }
   });
 
-  it('lets NAT64 and 6to4 addresses of public IPv4 addresses through', () => {
+  it('lets NAT64, 6to4 and SIIT addresses of public IPv4 addresses through', () => {
     expect(describeNonPublicAddress('64:ff9b::808:808')).toBeNull();
     expect(describeNonPublicAddress('64:ff9b::8.8.8.8')).toBeNull();
     expect(describeNonPublicAddress('2002:808:808::1')).toBeNull();
+    expect(describeNonPublicAddress('::ffff:0:808:808')).toBeNull();
   });
 
   it('returns null for public addresses', () => {
