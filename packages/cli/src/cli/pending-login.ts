@@ -4,10 +4,9 @@
  * the code the authorize page shows belongs to that challenge. Kept beside the credentials file
  * (mode 0600); the challenge id alone grants nothing.
  */
-import { chmod, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../sync/manifest.js';
-import { credentialsFile } from './credentials.js';
+import { credentialsFile, writePrivateFile } from './credentials.js';
 
 export interface PendingLogin {
   challengeId: string;
@@ -28,9 +27,8 @@ async function readAll(env: NodeJS.ProcessEnv): Promise<Record<string, PendingLo
 }
 
 async function writeAll(env: NodeJS.ProcessEnv, all: Record<string, PendingLogin>): Promise<void> {
-  const file = pendingFile(env);
-  await writeFileAtomic(file, `${JSON.stringify(all, null, 2)}\n`);
-  await chmod(file, 0o600);
+  // Like the credentials file: 0600 from the first byte, and the folder it may create 0700.
+  await writePrivateFile(pendingFile(env), `${JSON.stringify(all, null, 2)}\n`);
 }
 
 export async function savePendingLogin(account: string, pending: PendingLogin, env: NodeJS.ProcessEnv): Promise<void> {

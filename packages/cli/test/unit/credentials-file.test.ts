@@ -1,9 +1,10 @@
-/** The credentials file is the owner's alone from its first byte: created 0600, replaced atomically. */
+/** The credentials file and the pending sign-in beside it are the owner's alone from the first byte (0600). */
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveKey, writePrivateFile } from '../../src/cli/credentials.js';
+import { savePendingLogin } from '../../src/cli/pending-login.js';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -52,5 +53,26 @@ describe.runIf(posix)('saveKey without a keychain', () => {
     expect(store).toBe('file');
     expect(await modeOf(file)).toBe(0o600);
     expect(await readFile(file, 'utf8')).toContain('cms_key_cli_x');
+  });
+});
+
+describe.runIf(posix)('a pending command-line sign-in', () => {
+  it('is written like the credentials: 0600, in a new folder made 0700 that the key then shares', async () => {
+    const file = join(dir, 'cms', 'credentials.json');
+    const env = { CMS_NO_KEYRING: '1', CMS_CREDENTIALS_FILE: file };
+    await savePendingLogin(
+      'http://127.0.0.1:4000|default|production',
+      { challengeId: 'a-challenge-id', expiresAt: '2026-11-27T10:10:00Z' },
+      env,
+    );
+    expect(await modeOf(join(dir, 'cms'))).toBe(0o700);
+    expect(await modeOf(join(dir, 'cms', 'pending-logins.json'))).toBe(0o600);
+    await saveKey(
+      'http://127.0.0.1:4000|default|production',
+      { apiKey: 'cms_key_cli_y', expiresAt: null, savedAt: '2026-11-27T10:00:00Z' },
+      env,
+    );
+    expect(await modeOf(join(dir, 'cms'))).toBe(0o700);
+    expect(await modeOf(file)).toBe(0o600);
   });
 });
