@@ -61,7 +61,7 @@ describe('a change whose audit entry cannot be written is not made', () => {
     }
   });
 
-  it('approving and denying a command-line sign-in: the challenge stays pending', async () => {
+  it('starting, approving and denying a command-line sign-in: no challenge is opened or moved on', async () => {
     const session = await signInAs(t, editor);
     const target = { project: 'default', environment: 'production' };
     const approved = await startChallenge(t.url, target);
@@ -74,6 +74,10 @@ describe('a change whose audit entry cannot be written is not made', () => {
       const status = await poll(t.url, started.body.data.challengeId);
       expect(status.body.data, status.text).toEqual({ status: 'pending' });
     }
+    const before = await count('cli_challenges', []);
+    await refuseEntriesOf('auth.cli.start');
+    expectRefused(await startChallenge(t.url, target));
+    expect(await count('cli_challenges', [])).toBe(before);
   });
 
   it('starting a second factor: nothing is enrolled', async () => {

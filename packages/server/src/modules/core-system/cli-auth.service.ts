@@ -78,6 +78,18 @@ export interface CliAuthDeps {
   targets: TargetResolver;
 }
 
+/** RATE_LIMITED for a start over CLI_STARTS_PER_ADDRESS, with when the oldest counted start leaves the window. */
+function tooManyStarts(oldestCounted: Date | null, now: Date): CmsError {
+  const freeAt = (oldestCounted?.getTime() ?? now.getTime()) + CLI_START_WINDOW_MS;
+  const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
+  return new CmsError(
+    'RATE_LIMITED',
+    `Too many command-line sign-ins were started from this address in the last ${CLI_START_WINDOW_MS / 60_000} minutes (${CLI_STARTS_PER_ADDRESS}): finish one already open, or retry in ${seconds} s.`,
+    { retryAfterSeconds: seconds },
+    { 'retry-after': String(seconds) },
+  );
+}
+
 /** The user behind a session request; API keys and anonymous callers cannot approve a sign-in. */
 function sessionUser(ctx: RequestContext) {
   const { principal } = ctx;
@@ -120,30 +132,22 @@ export class CliAuthService {
     const expiresAt = new Date(now.getTime() + CLI_CHALLENGE_TTL_MS);
     const userCode = makeUserCode();
     await deleteCliChallengesExpiredBefore(this.deps.db, new Date(now.getTime() - CLI_CHALLENGE_KEEP_MS));
-    const { inserted, oldestCounted } = await insertCliChallengeWithinLimit(
-      this.deps.db,
-      {
-        idHash: hashToken(challengeId),
-        project: input.project,
-        environment: input.environment,
-        callbackUrl: input.callbackUrl ?? null,
-        userCode,
-        createdAt: now,
-        expiresAt,
-        clientKey: clientAddressHash(clientAddress),
-      },
-      { since: new Date(now.getTime() - CLI_START_WINDOW_MS), limit: CLI_STARTS_PER_ADDRESS },
-    );
-    if (!inserted) {
-      const freeAt = (oldestCounted?.getTime() ?? now.getTime()) + CLI_START_WINDOW_MS;
-      const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
-      throw new CmsError(
-        'RATE_LIMITED',
-        `Too many command-line sign-ins were started from this address in the last ${CLI_START_WINDOW_MS / 60_000} minutes (${CLI_STARTS_PER_ADDRESS}): finish one already open, or retry in ${seconds} s.`,
-        { retryAfterSeconds: seconds },
-        { 'retry-after': String(seconds) },
-      );
-    }
+    const challenge = {
+      idHash: hashToken(challengeId),
+      project: input.project,
+      environment: input.environment,
+      callbackUrl: input.callbackUrl ?? null,
+      userCode,
+      createdAt: now,
+      expiresAt,
+      clientKey: clientAddressHash(clientAddress),
+    };
+    const bound = { since: new Date(now.getTime() - CLI_START_WINDOW_MS), limit: CLI_STARTS_PER_ADDRESS };
+    // The challenge and its audit entry commit together; a start over the limit rolls back (docs/audit.md).
+    await this.deps.db.transaction(async (tx) => {
+      const { inserted, oldestCounted } = await insertCliChallengeWithinLimit(tx, challenge, bound);
+      if (!inserted) throw tooManyStarts(oldestCounted, now);
+    });
     const authorizeUrl = `${this.deps.publicUrl}/studio/cli/authorize?challenge=${encodeURIComponent(challengeId)}`;
     return { challengeId, authorizeUrl, userCode, expiresAt };
   }
