@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HOLD_BACK_MS } from '../../src/modules/domain-content/releases/releases.service.js';
 import { createDocument, outboxEvents, syncSchema } from '../content/fixtures.js';
 import { asSession, signInAs } from '../identity/identity-helpers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -63,6 +64,48 @@ describe('scheduled releases', () => {
       ['content.published', { id: editor.userId, email: editor.email }],
       ['release.published', { id: editor.userId, email: editor.email }],
     ]);
+  });
+
+  it('sets aside a due release whose publish throws, so the one due after it still goes out; retries it later', async () => {
+    const stuck = await createDocument(t);
+    const fine = await createDocument(t);
+    // A broken row, as a bug would leave one: writing a version of this document raises.
+    await t.db.query(`create function test_refuse_version() returns trigger language plpgsql as $$
+      begin
+        if new.document_id = '${stuck.documentId}' then raise exception 'refused by the test'; end if;
+        return new;
+      end $$`);
+    await t.db.query(`create trigger test_refuse_version before insert on document_versions
+      for each row execute function test_refuse_version()`);
+    const first = await createRelease(t, 'Throws', { [stuck.documentId]: 'publish' });
+    const second = await createRelease(t, 'Due after it', { [fine.documentId]: 'publish' });
+    for (const [id, offset] of [
+      [first, HOUR],
+      [second, HOUR + 1_000],
+    ] as const) {
+      const scheduled = await t.request('POST', `/api/v1/releases/${id}/schedule`, {
+        body: { scheduledAt: new Date(now.getTime() + offset).toISOString() },
+      });
+      expect(scheduled.status, scheduled.text).toBe(200);
+    }
+
+    now = new Date(now.getTime() + HOUR + 2_000);
+    await vi.waitFor(async () => expect((await getRelease(t, second)).status).toBe('published'), {
+      timeout: 8_000,
+      interval: 100,
+    });
+    expect(await getRelease(t, first)).toMatchObject({ status: 'scheduled' });
+    expect(await documentState(t, stuck.documentId)).toMatchObject({ publishedVersion: null, versions: 0 });
+
+    // Repaired, it goes out on the next try after the hold.
+    await t.db.query('drop trigger test_refuse_version on document_versions');
+    await t.db.query('drop function test_refuse_version()');
+    now = new Date(now.getTime() + HOLD_BACK_MS + 1_000);
+    await vi.waitFor(async () => expect((await getRelease(t, first)).status).toBe('published'), {
+      timeout: 8_000,
+      interval: 100,
+    });
+    expect(await documentState(t, stuck.documentId)).toMatchObject({ publishedVersion: 1, versions: 1 });
   });
 
   it('`run-due` publishes what is due in this environment, once', async () => {

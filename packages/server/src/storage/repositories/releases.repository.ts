@@ -225,10 +225,16 @@ export interface DueRelease {
 }
 
 /**
- * Claims the soonest release due at `now` (one environment's, or any): the row stays locked until the
- * caller's transaction ends, and rows another process holds are skipped, so each fires once.
+ * Claims the soonest release due at `now` (one environment's, or any), leaving out the ids in `skip`:
+ * the row stays locked until the caller's transaction ends, and rows another process holds are
+ * skipped, so each fires once.
  */
-export async function claimDueRelease(db: Queryable, now: Date, scope: Scope | null): Promise<DueRelease | null> {
+export async function claimDueRelease(
+  db: Queryable,
+  now: Date,
+  scope: Scope | null,
+  skip: readonly string[] = [],
+): Promise<DueRelease | null> {
   const result = await db.query<DueRelease>(
     `select r.id, r.project_id as "projectId", p.slug as "projectSlug", r.environment_id as "environmentId",
        e.name as "environmentName", e.extends_id as "extendsEnvironmentId", e.is_default as "isDefaultEnvironment",
@@ -236,18 +242,19 @@ export async function claimDueRelease(db: Queryable, now: Date, scope: Scope | n
      from releases r join projects p on p.id = r.project_id join environments e on e.id = r.environment_id
        left join users u on u.id::text = coalesce(r.scheduled_by, r.created_by)
      where r.status = 'scheduled' and r.scheduled_at <= $1
-       and ($2::uuid is null or (r.project_id = $2 and r.environment_id = $3))
+       and ($2::uuid is null or (r.project_id = $2 and r.environment_id = $3)) and not (r.id = any($4::uuid[]))
      order by r.scheduled_at, r.id limit 1
      for update of r skip locked`,
-    [now, scope?.projectId ?? null, scope?.environmentId ?? null],
+    [now, scope?.projectId ?? null, scope?.environmentId ?? null, skip],
   );
   return result.rows[0] ?? null;
 }
 
-/** The soonest scheduled instant of any release, or null. */
-export async function findNextScheduledAt(db: Queryable): Promise<Date | null> {
+/** The soonest scheduled instant of any release but those in `skip`, or null. */
+export async function findNextScheduledAt(db: Queryable, skip: readonly string[] = []): Promise<Date | null> {
   const result = await db.query<{ at: Date | null }>(
-    `select min(scheduled_at) as at from releases where status = 'scheduled'`,
+    `select min(scheduled_at) as at from releases where status = 'scheduled' and not (id = any($1::uuid[]))`,
+    [skip],
   );
   return result.rows[0]?.at ?? null;
 }

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../clock.js';
 import type { Db } from '../../../storage/db.js';
-import { findNextScheduledAt } from '../../../storage/repositories/releases.repository.js';
 import { createQueueLoop } from '../queue-loop.js';
 import { RELEASES_CHANNEL, type ReleasesService } from './releases.service.js';
 
@@ -15,8 +14,10 @@ export interface ReleasePoller {
  * Publishes scheduled releases when their time comes, in every server process (docs/operations.md
  * "Scheduled releases"). Each pass claims one due release with FOR UPDATE SKIP LOCKED and publishes
  * it in that transaction, so two processes never take the same one and a process killed mid-publish
- * leaves it scheduled for the next pass. Due-ness follows the server's clock (`createServer({ clock })`).
- * It sleeps until the soonest scheduled instant, a schedule change (`cms_releases`) or the poll interval.
+ * leaves it scheduled for the next pass. A release whose publish throws is set aside for a while
+ * (`HOLD_BACK_MS`) so the ones due after it still go out. Due-ness follows the server's clock
+ * (`createServer({ clock })`). It sleeps until the soonest scheduled instant, a schedule change
+ * (`cms_releases`) or the poll interval.
  */
 export function createReleasePoller(options: {
   db: Db;
@@ -33,7 +34,7 @@ export function createReleasePoller(options: {
     pollIntervalMs,
     pass: async () => loop.isRunning() && (await releases.runOneDue()),
     msUntilNextDue: async () => {
-      const next = await findNextScheduledAt(db);
+      const next = await releases.nextDueAt();
       return next === null ? null : next.getTime() - clock().getTime();
     },
     failureMessage: 'due-release pass failed; retrying after the poll interval',

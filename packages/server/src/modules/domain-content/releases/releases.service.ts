@@ -32,6 +32,7 @@ import { type Db, type Queryable, withTransaction } from '../../../storage/db.js
 import {
   claimDueRelease,
   deleteReleaseItem,
+  findNextScheduledAt,
   findRelease,
   insertRelease,
   listReleaseItems,
@@ -40,6 +41,7 @@ import {
   updateReleaseState,
   upsertReleaseItems,
 } from '../../../storage/repositories/releases.repository.js';
+import { isDatabaseUnavailable } from '../../../storage/transient-retry.js';
 import { actorOf } from '../documents/document-context.js';
 import type { EventActor } from '../outbox.js';
 import type { ReleasePublisher } from './release-publisher.js';
@@ -49,6 +51,11 @@ import { assertStatus, EDITABLE, knownTimeZone, summaryOf } from './release-rule
 export const RELEASES_CHANNEL = 'cms_releases';
 /** Most due releases one `run-due` call publishes. */
 const RUN_DUE_LIMIT = 100;
+/**
+ * How long the poller of this process leaves aside a due release whose publish threw (not an invalid
+ * item, which fails the release: a bug or a broken row), so the releases due after it still go out.
+ */
+export const HOLD_BACK_MS = 60_000;
 
 /** What a release publish or revert writes a row to per document. */
 const BULK_TABLES = ['documents', 'document_versions'];
@@ -92,19 +99,20 @@ interface ReleaseRoutes {
  * route's validated input and answering its route's result.
  */
 export class ReleasesService implements ReleaseRoutes {
+  /** Due releases whose publish threw in this process's poller, with when to try each again (clock ms). */
+  private readonly heldBack = new Map<string, number>();
+
   constructor(private readonly deps: ReleasesDeps) {}
 
   async create(ctx: EnvironmentContext, { body }: ActionInput<Create>): Promise<ActionResult<Create>> {
     const { db, clock } = this.deps;
-    const release = {
+    const row = await insertRelease(db, ctx.target, {
       id: randomUUID(),
       title: body.title,
       description: body.description ?? null,
       by: ctx.principal.id,
       at: clock(),
-    };
-    // In a transaction, so the audit entry commits with the release (docs/audit.md).
-    const row = await withTransaction(db, (tx) => insertRelease(tx, ctx.target, release));
+    });
     return this.view(db, ctx.target, row.id);
   }
 
@@ -227,6 +235,22 @@ export class ReleasesService implements ReleaseRoutes {
     return outcome.published.length + outcome.failed.length > 0;
   }
 
+  /** When the poller has work next: the soonest scheduled release, or a held-back one's next try. */
+  async nextDueAt(): Promise<Date | null> {
+    const next = await findNextScheduledAt(this.deps.db, this.heldBackIds());
+    const retries = [...this.heldBack.values()];
+    if (retries.length === 0) return next;
+    const retry = Math.min(...retries);
+    return next === null || retry < next.getTime() ? new Date(retry) : next;
+  }
+
+  /** The ids held back now (those whose time to try again has come are let go). */
+  private heldBackIds(): string[] {
+    const now = this.deps.clock().getTime();
+    for (const [id, until] of this.heldBack) if (until <= now) this.heldBack.delete(id);
+    return [...this.heldBack.keys()];
+  }
+
   /** A release with its items, as the routes answer it. */
   private async view(queryable: Queryable, target: Target, id: string): Promise<Release> {
     const row = await findRelease(queryable, target, id);
@@ -275,9 +299,11 @@ export class ReleasesService implements ReleaseRoutes {
     const { db, clock, publisher, log, statistics } = this.deps;
     const outcome: RunDueResult = { published: [], failed: [] };
     while (outcome.published.length + outcome.failed.length < limit) {
+      let claimed: string | null = null;
       const done = await withTransaction(db, async (tx) => {
-        const due = await claimDueRelease(tx, clock(), scope);
+        const due = await claimDueRelease(tx, clock(), scope, scope === null ? this.heldBackIds() : []);
         if (!due) return null;
+        claimed = due.id;
         const target: Target = {
           projectId: due.projectId,
           projectSlug: due.projectSlug,
@@ -292,7 +318,17 @@ export class ReleasesService implements ReleaseRoutes {
         log.info({ ...where, items: row.itemCount }, 'publishing a due release');
         const status = await publisher.publishLocked(tx, target, row, actor);
         return { id: due.id, where, status, items: row.itemCount };
+      }).catch((error: unknown) => {
+        // The poller sets aside a release that throws and goes on with the others; `run-due` answers the error.
+        if (scope !== null || claimed === null || isDatabaseUnavailable(error)) throw error;
+        this.heldBack.set(claimed, clock().getTime() + HOLD_BACK_MS);
+        log.error(
+          { err: error, releaseId: claimed, retryInMs: HOLD_BACK_MS },
+          'a due release could not be published (rolled back, still scheduled); the others go on, this one is tried again later',
+        );
+        return 'held back' as const;
       });
+      if (done === 'held back') continue;
       if (!done) break;
       if (done.status === 'published') statistics?.noteBulkWrite(BULK_TABLES, done.items);
       if (done.status === 'published') log.info(done.where, 'published a due release');
