@@ -91,6 +91,11 @@ describe('cms and releases', () => {
     const id = created.stdout.trim();
     const added = await ws.run(['release', 'add', id, 'content/pages/a.md', '--json']);
     expect(added.json.data.items).toMatchObject([{ path: 'a', action: 'publish', changedSinceAdded: false }]);
+    // Edited after it was added: `show` flags it before anyone schedules the release.
+    await ws.write('content/pages/a.md', '---\ntitle: A4\n---\nA\n');
+    expect((await ws.run(['push', '--json'])).code).toBe(0);
+    const flagged = await ws.run(['release', 'show', id]);
+    expect(flagged.stdout).toContain('publish   a: changed since added');
     const at = new Date(Date.now() + 60 * 60_000).toISOString();
     const scheduled = await ws.run(['release', 'schedule', id, at, '--time-zone', 'Europe/Paris', '--json']);
     expect(scheduled.json.data).toMatchObject({ status: 'scheduled', timeZone: 'Europe/Paris' });
