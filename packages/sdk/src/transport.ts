@@ -164,7 +164,9 @@ function isRead(method: string): boolean {
 
 /** Creates the transport of one client. */
 export function createTransport(options: TransportOptions): Transport {
-  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  // The global fetch is looked up per call, not kept: Next.js replaces it with its caching fetch after a
+  // site's modules (and the clients they create) have loaded, and only that one honours `next: { tags }`.
+  const fetchImpl: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const base = options.baseUrl.replace(/\/+$/, '');
   const retry: Required<RetryOptions> =
     typeof options.retries === 'number'
