@@ -10,7 +10,7 @@ import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
 import { CliError } from '../cli/exit-codes.js';
 import type { SyncItem } from './classify.js';
 import { DEFAULT_LOCALE } from './file-naming.js';
-import type { LocalFile } from './local-files.js';
+import { type LocalFile, readLocalText } from './local-files.js';
 import { writeFileAtomic } from './manifest.js';
 import type { ManifestWriter } from './manifest-writer.js';
 import { entryOf, orderedFrontmatter, remoteText } from './pull-text.js';
@@ -120,7 +120,7 @@ export async function recordFailure(
       });
       return;
     }
-    // Both sides as diffs against the base, and whether `cms pull` would merge them.
+    // Both sides as diffs against the base; edits that do not overlap are merged and sent.
     if (current && type) {
       const remote = remoteEntry(type, current);
       const sides = {
@@ -131,8 +131,17 @@ export async function recordFailure(
         fields: type.fields,
       };
       const merged = mergeSides(sides);
+      if (merged?.clean) {
+        try {
+          await pushMerge(state, item, current, merged.text, record, writer);
+          return;
+        } catch (again) {
+          // Moved on again, or refused: reported as such, the file as it was.
+          if (!isCmsError(again)) throw again;
+          message = `merged with the server's revision ${current.draftRevision}, but not sent: ${again.message}`;
+        }
+      }
       const merge = merged ? (merged.clean ? 'clean' : 'conflict') : undefined;
-      if (merge === 'clean') message += '; `cms pull` merges both sides, then push again';
       record({
         ...base,
         outcome: 'conflict',
@@ -145,6 +154,46 @@ export async function recordFailure(
     }
   }
   record({ ...base, outcome: error.code === 'CONFLICT' ? 'conflict' : 'failed', code: error.code, message });
+}
+
+/**
+ * A file changed on both sides whose edits do not overlap: the three-way merge (the local text with
+ * the server's changes patched in, as `cms pull` writes it) is sent against the server's current
+ * revision, then written into the file, which becomes the new base.
+ */
+async function pushMerge(
+  state: SyncState,
+  item: SyncItem,
+  current: RemoteDocument,
+  text: string,
+  record: (r: PushResult) => void,
+  writer: ManifestWriter,
+): Promise<void> {
+  const local = item.local as LocalFile;
+  const entry = item.entry as NonNullable<SyncItem['entry']>;
+  const merged = readLocalText(local.file, local.diskName, local.key, text);
+  const type = state.typeByName.get(entry.type);
+  const doc = await state.api.content.update(
+    entry.id,
+    {
+      frontmatter: orderedFrontmatter(type, merged.frontmatter),
+      body: merged.body,
+      source: text,
+      draftRevision: current.draftRevision,
+    },
+    await state.schemaHash(),
+  );
+  await writeFileAtomic(join(state.root, local.diskName), text);
+  await reconcile(state, merged, doc);
+  writer.changed();
+  record({
+    file: item.file,
+    status: item.status,
+    id: entry.id,
+    outcome: 'updated',
+    merge: 'clean',
+    message: `merged with the server's changes (revision ${current.draftRevision})`,
+  });
 }
 
 export async function pushOne(

@@ -1,8 +1,8 @@
 /**
  * The manifest's base through the built binary: `cms status --diff` shows each side against the
- * last sync, `cms pull` merges edits of different keys and lines three-way, overlapping edits stay
- * a conflict (exit 5, the file untouched) unless `--merge` writes conflict markers, which status
- * and push then refuse until they are resolved. Pulled files are compared byte for byte.
+ * last sync, `cms pull` and `cms push` merge edits of different keys and lines three-way, overlapping
+ * edits stay a conflict (exit 5, the file untouched) unless `--merge` writes conflict markers, which
+ * status and push then refuse until they are resolved. Pulled files are compared byte for byte.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Workspace } from '../support/cli-harness.js';
@@ -68,12 +68,6 @@ describe('three-way sync against the base', () => {
     expect(human.stdout).toContain('merges cleanly');
     expect(human.stdout).toContain('    +title: "My guide"');
 
-    // Push refuses the stale revision, shows both sides and says that pull merges them.
-    const refused = await ws.run(['push', '--json']);
-    expect(refused.code).toBe(5);
-    expect(refused.json.data.results[0]).toMatchObject({ file: FILE, outcome: 'conflict', merge: 'clean' });
-    expect(refused.json.data.results[0].diff.server).toContain('+tags: [a, b, c]');
-
     const pull = await ws.run(['pull', '--json']);
     expect(pull.code, pull.stdout).toBe(0);
     expect(pull.json.data.applied).toEqual([expect.objectContaining({ file: FILE, action: 'merged' })]);
@@ -85,6 +79,35 @@ describe('three-way sync against the base', () => {
     const push = await ws.run(['push', '--json']);
     expect(push.code, push.stdout).toBe(0);
     expect(push.json.data.summary).toMatchObject({ updated: 1, conflict: 0 });
+    const fresh = await suite.workspace();
+    expect((await fresh.run(['pull'])).code).toBe(0);
+    expect(await fresh.read(FILE)).toBe(merged);
+  });
+
+  it('push merges edits of different keys and lines itself, sends the merge and writes it into the file', async () => {
+    const FILE = 'content/pages/push-merge.md';
+    const ws = await suite.workspace();
+    const { id, revision } = await pushed(ws, FILE);
+    await serverEdit(
+      id,
+      revision,
+      { title: 'Guide', tags: ['a', 'b', 'c'] },
+      'Line one.\n\nLine two.\n\nLine three.\n\nLine four, edited.\n',
+    );
+    await ws.write(FILE, ORIGINAL.replace('"Guide"', '"My guide"').replace('Line one.', 'Line one, mine.'));
+
+    const push = await ws.run(['push', '--json']);
+    expect(push.code, push.stdout).toBe(0);
+    expect(push.json.data.summary).toMatchObject({ updated: 1, conflict: 0 });
+    expect(push.json.data.results[0]).toMatchObject({ file: FILE, outcome: 'updated', merge: 'clean' });
+    const merged =
+      '---\n# keep this comment\ntitle: "My guide"\ntags: [a, b, c]\n---\nLine one, mine.\n\nLine two.\n\nLine three.\n\nLine four, edited.\n';
+    expect(await ws.read(FILE)).toBe(merged);
+    const doc = await suite.server().request('GET', `/api/v1/content/${id}?draft=true`);
+    expect(doc.body.data.source).toBe(merged);
+    // In sync afterwards: the merge is the new base on both sides.
+    const status = await ws.run(['status', '--json']);
+    expect(status.code, status.stdout).toBe(0);
     const fresh = await suite.workspace();
     expect((await fresh.run(['pull'])).code).toBe(0);
     expect(await fresh.read(FILE)).toBe(merged);
@@ -102,6 +125,13 @@ describe('three-way sync against the base', () => {
     );
     const mine = ORIGINAL.replace('"Guide"', '"Mine"');
     await ws.write(FILE, mine);
+
+    // Push meets the stale revision: both sides as diffs, nothing merged or overwritten (exit 5).
+    const stale = await ws.run(['push', '--json']);
+    expect(stale.code).toBe(5);
+    expect(stale.json.data.results[0]).toMatchObject({ file: FILE, outcome: 'conflict', merge: 'conflict' });
+    expect(stale.json.data.results[0].diff.server).toContain('+title: "Theirs"');
+    expect(await ws.read(FILE)).toBe(mine);
 
     const pull = await ws.run(['pull', '--json']);
     expect(pull.code).toBe(5);
