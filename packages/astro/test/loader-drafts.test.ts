@@ -1,12 +1,19 @@
 /**
  * `cmsLoader` without an Astro build (the site build is astro-site-build.test.ts): drafts need
- * `draft: true` and a key that may read them; a build with nothing changed fetches one document;
+ * `draft: true` and a key that may read them; a build with nothing changed fetches one document, and
+ * after one change only that document comes over the wire (counted from the server's answers);
  * entries of a localized type are locale-prefixed; the state kept between builds holds no key. The loader context is a small stand-in for
  * Astro's (a Map store and meta store, identity parseData, a stub renderMarkdown); the server is real.
  */
 import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocument, publishDocument, syncSchema } from '../../server/test/content/fixtures.js';
+import {
+  createDocument,
+  hashHeader,
+  postFrontmatter,
+  publishDocument,
+  syncSchema,
+} from '../../server/test/content/fixtures.js';
 import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
 import { cmsLoader } from '../src/index.js';
 
@@ -135,6 +142,40 @@ describe('cmsLoader', () => {
     const french = context();
     await cmsLoader(options(site, { type: 'page', locale: 'fr' })).load(french.ctx);
     expect([...french.entries.keys()]).toEqual([`fr/${path}`]);
+  });
+
+  it('after one document changes, the next load gets only that document over the wire', async () => {
+    const site = await t.createKey({ scopes: ['content:read'] });
+    const edited = await createDocument(t, { body: 'before' });
+    await publishDocument(t, edited.documentId);
+    await publishDocument(t, (await createDocument(t, { body: 'other' })).documentId);
+    // Every document the server sent, counted from the answers themselves, not from the loader's report.
+    const sent: string[] = [];
+    const counting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const body = await response.clone().json();
+      const docs = Array.isArray(body.data) ? body.data : [body.data];
+      for (const doc of docs) if (doc?.documentId) sent.push(doc.documentId);
+      return response;
+    };
+    const { ctx, entries } = context();
+    const loader = cmsLoader(options(site, { fetch: counting }));
+    await loader.load(ctx);
+    expect(loader.lastReport?.mode).toBe('full');
+    expect(new Set(sent).size).toBe(entries.size);
+
+    const current = await t.request('GET', `/api/v1/content/${edited.documentId}?draft=true`);
+    const update = await t.request('PUT', `/api/v1/content/${edited.documentId}`, {
+      headers: hashHeader(),
+      body: { frontmatter: postFrontmatter(), body: 'after', draftRevision: current.body.data.draftRevision },
+    });
+    expect(update.status, update.text).toBe(200);
+    await publishDocument(t, edited.documentId);
+    sent.length = 0;
+    await loader.load(ctx);
+    expect(loader.lastReport).toMatchObject({ mode: 'incremental', fetched: 1, changed: 1 });
+    expect([...new Set(sent)]).toEqual([edited.documentId]);
+    expect(entries.get(edited.path)?.body).toBe('after');
   });
 
   it('says which setting is missing when there is no server address', async () => {
