@@ -4,6 +4,7 @@
  * ending a session. Password sign-in and revoked keys: audit-written-with-change.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/modules/core-system/secret-tokens.js';
 import { asSession, signInAs, uniqueEmail } from '../identity/identity-helpers.js';
 import { authorize, deny, exchange, startChallenge } from '../sign-in/cli-helpers.js';
 import { followBrowser, type OidcTestProvider, startOidcTestProvider } from '../sign-in/oidc-test-provider.js';
@@ -79,6 +80,18 @@ describe('sign-in events in the audit log', () => {
       actor: { type: 'anonymous', label: outsider },
       changes: { error: 'FORBIDDEN', reason: 'email_domain_not_allowed' },
     });
+  });
+
+  it('single sign-on start: the pending request and its entry commit in one transaction', async () => {
+    const started = await sendRequest(t.url, null, 'POST', '/api/v1/auth/sso/corp', instance);
+    expect(started.status, started.text).toBe(200);
+    const state = new URL(started.body.data.redirectUrl).searchParams.get('state') ?? '';
+    const xminOf = async (sql: string, param: unknown) =>
+      (await t.db.query<{ x: string }>(`select xmin::text as x from ${sql}`, [param])).rows[0]?.x;
+    const request = await xminOf('sso_requests where state_hash = $1', hashToken(state));
+    const entry = await xminOf('audit_entries where request_id = $1', started.headers.get('x-request-id'));
+    expect(request).toBeDefined();
+    expect(entry).toBe(request);
   });
 
   it('the device flow: approval and exchange name the user, a denial too; never the code or the key', async () => {

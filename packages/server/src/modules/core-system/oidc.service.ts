@@ -81,15 +81,17 @@ export class OidcService {
     const state = client.randomState();
     const nonce = client.randomNonce();
     await deleteSsoRequestsExpiredBefore(deps.db, now);
-    await insertSsoRequest(deps.db, {
+    const request = {
       stateHash: hashToken(state),
       provider: provider.slug,
-      kind: 'oidc',
+      kind: 'oidc' as const,
       codeVerifier,
       nonce,
       createdAt: now,
       expiresAt: new Date(now.getTime() + SSO_REQUEST_TTL_MS),
-    });
+    };
+    // In a transaction, so the audit entry of the start commits with the request (docs/audit.md).
+    await deps.db.transaction((tx) => insertSsoRequest(tx, request));
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: this.callbackUrl(provider),
       scope: SCOPE,

@@ -48,15 +48,17 @@ function ssoRequestStore(deps: Pick<SamlDeps, 'db' | 'clock'>, slug: string): Ca
     async saveAsync(key, value) {
       const now = deps.clock();
       await deleteSsoRequestsExpiredBefore(deps.db, now);
-      await insertSsoRequest(deps.db, {
+      const request = {
         stateHash: hashToken(key),
         provider: slug,
-        kind: 'saml',
+        kind: 'saml' as const,
         codeVerifier: null,
         nonce: null,
         createdAt: now,
         expiresAt: new Date(now.getTime() + SSO_REQUEST_TTL_MS),
-      });
+      };
+      // In a transaction, so the audit entry of the start commits with the request (docs/audit.md).
+      await deps.db.transaction((tx) => insertSsoRequest(tx, request));
       return { value, createdAt: now.getTime() };
     },
     async getAsync(key) {
