@@ -2,6 +2,7 @@
  * What a release checks and who may send it (docs/api.md "Releases"): every item against the schema in
  * force at the moment it goes out, the undo of an `unpublish` item, and the scopes of each route.
  */
+import { randomUUID } from 'node:crypto';
 import type { ResolvedSchema } from '@cms/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -83,6 +84,17 @@ describe('revert', () => {
       versions: 2,
     });
     expect((await getRelease(t, id)).status).toBe('reverted');
+  });
+});
+
+describe('size', () => {
+  it('takes at most 10,000 documents in one addition', async () => {
+    const id = await createRelease(t, 'Too big');
+    const tooMany = Array.from({ length: 10_001 }, () => ({ documentId: randomUUID(), action: 'publish' }));
+    const refused = await t.request('POST', `/api/v1/releases/${id}/items`, { body: { items: tooMany } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.fields).toHaveProperty(['body.items']);
+    expect((await getRelease(t, id)).itemCount).toBe(0);
   });
 });
 
