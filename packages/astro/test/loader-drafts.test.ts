@@ -153,8 +153,8 @@ describe('cmsLoader', () => {
     const sent: string[] = [];
     const counting: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
-      const body = await response.clone().json();
-      const docs = Array.isArray(body.data) ? body.data : [body.data];
+      const body = (await response.clone().json()) as { data?: unknown };
+      const docs = (Array.isArray(body.data) ? body.data : [body.data]) as Array<{ documentId?: string } | null>;
       for (const doc of docs) if (doc?.documentId) sent.push(doc.documentId);
       return response;
     };
