@@ -106,13 +106,15 @@ export class ReleasesService implements ReleaseRoutes {
 
   async create(ctx: EnvironmentContext, { body }: ActionInput<Create>): Promise<ActionResult<Create>> {
     const { db, clock } = this.deps;
-    const row = await insertRelease(db, ctx.target, {
+    const release = {
       id: randomUUID(),
       title: body.title,
       description: body.description ?? null,
       by: ctx.principal.id,
       at: clock(),
-    });
+    };
+    // In a transaction, so the audit entry commits with the release (docs/audit.md).
+    const row = await withTransaction(db, (tx) => insertRelease(tx, ctx.target, release));
     return this.view(db, ctx.target, row.id);
   }
 
