@@ -246,3 +246,51 @@ describe('POST /environments/{name}/promote', () => {
     expect(response.body.error.code).toBe('FORBIDDEN');
   });
 });
+
+describe('promote and the kept source text (decisions.md §8)', () => {
+  it('patches the target’s source to the promoted content; a created document takes the source environment’s', async () => {
+    const project = `promote-src-${randomBytes(4).toString('hex')}`;
+    expect((await t.request('POST', '/api/v1/projects', { body: { slug: project } })).status).toBe(201);
+    const prod = { project, environment: 'production' };
+    const staging = { project, environment: 'staging' };
+    const hash = await syncSchema(t, undefined, prod);
+    const write = async (where: typeof prod, path: string, title: string) => {
+      const source = `---\n# as written\ntitle: "${title}" # heading\nslug: ${path}\ntags: [ab, cd]\nstatus: draft\n---\nBody\n`;
+      const created = await t.request('POST', '/api/v1/content', {
+        ...where,
+        headers: hashHeader(hash),
+        body: { type: 'post', path, frontmatter: { title, slug: path, tags: ['ab', 'cd'] }, body: 'Body\n', source },
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.data.source).toBe(source);
+      await publish(project, where.environment, created.body.data.documentId);
+      return { id: created.body.data.documentId as string, source };
+    };
+    const kept = await write(prod, 'kept', 'Kept');
+    const cloned = await t.request('POST', '/api/v1/environments', {
+      project,
+      environment: null,
+      body: { name: 'staging', cloneFrom: 'production' },
+    });
+    expect(cloned.status, cloned.text).toBe(201);
+    const stagingId = await stagingIdOf(project, 'kept');
+    const current = (await t.request('GET', `/api/v1/content/${stagingId}?draft=true`, staging)).body.data;
+    const edit = await t.request('PUT', `/api/v1/content/${stagingId}`, {
+      ...staging,
+      headers: hashHeader(hash),
+      body: { frontmatter: { ...current.frontmatter, title: 'Promoted' }, body: current.body, draftRevision: 1 },
+    });
+    expect(edit.status, edit.text).toBe(200);
+    await publish(project, 'staging', stagingId);
+    const fresh = await write(staging, 'fresh', 'Fresh');
+
+    const response = await promote(project, { target: 'production' });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.data.applied).toBe(true);
+    const updated = (await t.request('GET', `/api/v1/content/${kept.id}?draft=true`, prod)).body.data;
+    expect(updated.frontmatter.title).toBe('Promoted');
+    expect(updated.source).toBe(kept.source.replace('"Kept"', '"Promoted"'));
+    const created = await t.request('GET', '/api/v1/content?type=post&path=fresh&draft=true', prod);
+    expect(created.body.data[0].source).toBe(fresh.source);
+  });
+});

@@ -4,7 +4,7 @@
  * docs/api.md "Environments: clone and promote").
  */
 import type { Queryable } from '../db.js';
-import { DOCUMENT_COLUMNS, type DocumentRow, type Scope } from './document-row.js';
+import { DOCUMENT_COLUMNS, type DocumentRow, type Scope, sourceBytes } from './document-row.js';
 
 /** Advisory lock namespace (with the environment id's hash) of promotions into an environment. */
 const PROMOTION_LOCK_NAMESPACE = 7_312_005;
@@ -39,7 +39,10 @@ export async function listLiveDocuments(
   return result.rows;
 }
 
-/** Replaces format and draft of a non-deleted document (a promotion overwriting it), bumping the revision. */
+/**
+ * Replaces format, draft and source text of a non-deleted document (a promotion overwriting it),
+ * bumping the revision.
+ */
 export async function overwriteDraft(
   db: Queryable,
   scope: Scope,
@@ -48,12 +51,13 @@ export async function overwriteDraft(
     format: 'md' | 'mdx';
     frontmatter: Record<string, unknown>;
     body: string;
+    source: string | null;
     by: string;
     at: Date;
   },
 ): Promise<DocumentRow | null> {
   const result = await db.query<DocumentRow>(
-    `update documents as d set format = $4, draft_frontmatter = $5, draft_body = $6,
+    `update documents as d set format = $4, draft_frontmatter = $5, draft_body = $6, draft_source = $9,
        draft_revision = d.draft_revision + 1, has_unpublished_changes = true, updated_by = $7, updated_at = $8
      where d.project_id = $1 and d.environment_id = $2 and d.id = $3 and not d.is_deleted
      returning ${DOCUMENT_COLUMNS}`,
@@ -66,6 +70,7 @@ export async function overwriteDraft(
       change.body,
       change.by,
       change.at,
+      sourceBytes(change.source),
     ],
   );
   return result.rows[0] ?? null;

@@ -2,6 +2,7 @@ import {
   type ActionInput,
   CmsError,
   type environmentsPromoteRoute,
+  type FieldMetadata,
   invalidInput,
   type PromotePlanItem,
   type PromoteResult,
@@ -9,7 +10,7 @@ import {
 import type { Clock } from '../../../clock.js';
 import type { ProjectContext, ProjectTarget, RequestContext, Target } from '../../../http/request-context.js';
 import { type Db, type Transaction, withTransaction } from '../../../storage/db.js';
-import type { DocumentRow } from '../../../storage/repositories/document-row.js';
+import { type DocumentRow, sourceText } from '../../../storage/repositories/document-row.js';
 import { insertVersion } from '../../../storage/repositories/document-versions.repository.js';
 import { insertDocument, markPublished } from '../../../storage/repositories/documents.repository.js';
 import {
@@ -20,6 +21,7 @@ import {
 import { findEnvironment } from '../../../storage/repositories/environments.repository.js';
 import { actorOf } from '../documents/document-context.js';
 import { eventDocument } from '../documents/document-events.js';
+import { sourceAfterWrite } from '../documents/document-source.js';
 import type { Outbox } from '../outbox.js';
 import { loadMergedSchema } from '../schema/schema-layers.js';
 import { type PlannedPromotion, planPromotion } from './promotion-plan.js';
@@ -86,14 +88,32 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
     ctx: RequestContext,
     route: { from: Target; to: Target },
     planned: PlannedPromotion,
+    fields: Record<string, FieldMetadata> | undefined,
   ) {
     const target = route.to;
     const at = deps.clock();
     const by = ctx.principal.id;
     const { source, frontmatter } = planned;
     const body = source.publishedBody ?? '';
+    // The source text (decisions.md §8): the target's own, else the source environment's, patched to
+    // the promoted content, so that it still reads as the document and keeps the file as written.
+    const kept = sourceAfterWrite({
+      sent: undefined,
+      previous: sourceText(planned.target?.draftSource) ?? sourceText(source.draftSource),
+      frontmatter,
+      body,
+      fields: fields ?? {},
+    });
     const draft = planned.target
-      ? await overwriteDraft(tx, target, { id: planned.targetId, format: source.format, frontmatter, body, by, at })
+      ? await overwriteDraft(tx, target, {
+          id: planned.targetId,
+          format: source.format,
+          frontmatter,
+          body,
+          source: kept,
+          by,
+          at,
+        })
       : await insertDocument(tx, target, {
           id: planned.targetId,
           translationGroupId: planned.translationGroupId,
@@ -103,6 +123,7 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
           format: source.format,
           frontmatter,
           body,
+          source: kept,
           by,
           at,
         });
@@ -150,8 +171,9 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
         const selected = selectDocuments(sourceDocuments, input.documentIds);
         // Effective schemas (layers merged along each `extends` chain): promoted frontmatter is not
         // revalidated, so the target's schema in force must be the one the source's was checked against.
-        const sameSchema =
-          (await loadMergedSchema(tx, source))?.schemaHash === (await loadMergedSchema(tx, target))?.schemaHash;
+        const targetSchema = await loadMergedSchema(tx, target);
+        const sameSchema = (await loadMergedSchema(tx, source))?.schemaHash === targetSchema?.schemaHash;
+        const fieldsOf = (type: string) => targetSchema?.resolvedSchema.types.find((t) => t.name === type)?.fields;
         const plan = planPromotion({
           sourceDocuments,
           targetDocuments,
@@ -164,7 +186,7 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
         if (!apply || plan.some((planned) => planned.action === 'conflict')) return { plan: items, applied: false };
         for (const planned of plan) {
           if (planned.action === 'create' || planned.action === 'update')
-            await write(tx, ctx, { from: source, to: target }, planned);
+            await write(tx, ctx, { from: source, to: target }, planned, fieldsOf(planned.source.type));
         }
         return { plan: items, applied: true };
       });
