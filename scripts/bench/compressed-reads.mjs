@@ -92,8 +92,10 @@ export async function runCompressedReads(env = process.env) {
       (line) => line.msg === 'server listening',
     );
     processes.push(cms.child);
-    const key = cms.lines.find((line) => line.devKey)?.devKey;
-    if (!key) throw new Error('the CMS printed no development key');
+    // The key is written to the data directory, never to the log (docs/access-control.md "Development key").
+    const keyFile = cms.lines.find((line) => line.devKeyFile)?.devKeyFile;
+    if (!keyFile) throw new Error('the CMS made no development key (no devKeyFile in its log)');
+    const key = (await readFile(keyFile, 'utf8')).trim();
     const base = `http://127.0.0.1:${port}/api/v1`;
     const headers = {
       authorization: `Bearer ${key}`,
