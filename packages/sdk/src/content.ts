@@ -8,6 +8,7 @@
  */
 import type {
   ContentType,
+  contentActivityListRoute,
   contentBatchRoute,
   contentCreateRoute,
   contentDeleteRoute,
@@ -237,6 +238,22 @@ export function contentArea<Types extends ClientTypes>(transport: Transport) {
         transport,
         'content.referrers.list',
         { params: { documentId }, query, envelope: 'paginated' },
+        options,
+      );
+    },
+    /**
+     * The document's activity (its audit entries in this environment, newest first, without client
+     * addresses): needs `content:read:draft`; pass `pagination.nextCursor` back as `cursor` for the next page.
+     */
+    activity(
+      documentId: string,
+      query: { limit?: number; cursor?: string } = {},
+      options: CallOptions = {},
+    ): Promise<RouteOutput<typeof contentActivityListRoute>> {
+      return callRoute(
+        transport,
+        'content.activity.list',
+        { params: { documentId }, query, envelope: 'cursor' },
         options,
       );
     },

@@ -4,16 +4,19 @@ import { BLOG_SCHEMA, hashHeader, postFrontmatter, syncBody } from '../../server
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
+  createEditor,
   launchBrowser,
   type StudioServer,
   screenshots,
   seriousViolations,
+  signInAs,
   startStudioServer,
 } from './support/studio-harness.js';
 
 /**
  * The audit log in the Studio: the Activity page (filters, the table) and the editor's activity section
- * (who changed the document, when, with the diff of each save). An administrator signed in through setup.
+ * (who changed the document, when, with the diff of each save). An administrator signed in through setup;
+ * an editor, who may not read the whole log, still sees each document's activity.
  */
 describe('activity in Chromium', () => {
   let server: StudioServer;
@@ -75,5 +78,39 @@ describe('activity in Chromium', () => {
     await section.getByText('changed title; body +1 −0 lines').waitFor();
     await expect(section.getByText('content.create').count()).resolves.toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("shows an editor the document's activity, and a batch that changed it, without the Activity page", async () => {
+    const batch = await server.request('POST', '/api/v1/content/batch', {
+      headers: hashHeader(),
+      body: {
+        operations: [
+          {
+            op: 'update',
+            documentId,
+            frontmatter: postFrontmatter({ title: 'Audited in a batch' }),
+            body: 'one\ntwo\n',
+            draftRevision: 2,
+          },
+          { op: 'create', type: 'post', path: 'posts/batch-made', frontmatter: postFrontmatter(), body: 'x\n' },
+        ],
+      },
+    });
+    expect(batch.status, batch.text).toBe(200);
+    expect(batch.body.data.applied, batch.text).toBe(2);
+    await createEditor(server, 'activity-editor@example.test');
+    const editorPage = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await signInAs(editorPage, server, 'activity-editor@example.test');
+    const nav = editorPage.getByRole('navigation', { name: 'Studio' });
+    await nav.getByRole('link', { name: 'Releases' }).waitFor();
+    await expect(nav.getByRole('link', { name: 'Activity' }).count()).resolves.toBe(0);
+
+    await editorPage.goto(studio(`/content/post/${documentId}`));
+    const section = editorPage.getByRole('region', { name: 'Activity' });
+    await section.getByText('batch: 2 of 2 applied').waitFor();
+    await expect(section.getByText('changed title; body +1 −0 lines').count()).resolves.toBe(1);
+    await expect(section.getByText('content.create').count()).resolves.toBe(1);
+    expect(await seriousViolations(editorPage)).toEqual([]);
+    await editorPage.context().close();
   });
 });

@@ -3,6 +3,7 @@
  * paged by an opaque cursor; an NDJSON export; a check of the per-project hash chain.
  */
 import { type Static, Type } from 'typebox';
+import { DocumentIdParamsSchema } from './content.routes.js';
 import { defineRoute } from './define-route.js';
 import { AnyObject, LimitQuery, Nullable, StringEnum, Timestamp, Uuid, WithDefault } from './shapes.js';
 
@@ -123,4 +124,31 @@ export const auditVerifyRoute = defineRoute({
   target: 'optional',
   request: {},
   response: { status: 200, envelope: 'single', schema: AuditVerificationSchema },
+});
+
+/** Query of `GET /api/v1/content/{documentId}/activity`: a page, no filters. */
+export const DocumentActivityQuerySchema = Type.Object(
+  {
+    limit: WithDefault(LimitQuery(AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX), AUDIT_PAGE_DEFAULT),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: AUDIT_CURSOR_MAX_LENGTH })),
+  },
+  { additionalProperties: false },
+);
+export type DocumentActivityQuery = Static<typeof DocumentActivityQuerySchema>;
+
+/**
+ * One document's activity for the people who edit it (`content:read:draft`, not `audit:read`): the
+ * entries of the audit log that name it, or that changed it among others (a batch, a release),
+ * newest first; `ip` is always null here (docs/audit.md "A document's activity").
+ */
+export const contentActivityListRoute = defineRoute({
+  id: 'content.activity.list',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/content/{documentId}/activity',
+  summary: "List a document's activity (its audit entries), newest first",
+  target: 'environment',
+  request: { params: DocumentIdParamsSchema, query: DocumentActivityQuerySchema },
+  response: { status: 200, envelope: 'cursor', schema: AuditEntrySchema },
+  errors: ['INVALID_QUERY_PARAM'],
 });

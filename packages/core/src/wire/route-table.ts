@@ -19,6 +19,7 @@ export const routeTable = {
   'content.restore': ['POST', '/api/v1/content/{documentId}/restore'],
   'content.batch': ['POST', '/api/v1/content/batch'],
   'content.referrers.list': ['GET', '/api/v1/content/{documentId}/referrers'],
+  'content.activity.list': ['GET', '/api/v1/content/{documentId}/activity'],
   'content.presence.heartbeat': ['PUT', '/api/v1/content/{documentId}/presence'],
   'content.presence.leave': ['DELETE', '/api/v1/content/{documentId}/presence'],
   'content.events': ['GET', '/api/v1/content/{documentId}/events'],

@@ -16,6 +16,8 @@ export interface AuditEvent {
   requestId?: string | null;
   ip?: string | null;
   changes?: Record<string, unknown> | null;
+  /** Every document the event changed, when more than its target names (docs/audit.md "A document's activity"). */
+  documentIds?: readonly string[];
 }
 
 /** Writes audit entries: in an open transaction, or on their own. */
@@ -52,6 +54,7 @@ export function createAuditRecorder(deps: { db: Db; clock: Clock }): AuditRecord
       requestId: event.requestId ?? null,
       ip: event.ip ?? null,
       changes: capChanges(event.changes ?? null),
+      documentIds: event.documentIds ?? [],
     });
   };
   const fromScope = (scope: AuditScope, outcome: AuditOutcome): AuditEvent => ({
@@ -63,6 +66,7 @@ export function createAuditRecorder(deps: { db: Db; clock: Clock }): AuditRecord
     requestId: scope.requestId,
     ip: scope.ip,
     changes: scope.changes,
+    documentIds: scope.documentIds ?? [],
   });
   return {
     write,

@@ -16,6 +16,11 @@ export interface AuditScope {
   requestId: string | null;
   ip: string | null;
   changes: Record<string, unknown> | null;
+  /**
+   * Every document the action changed, when it changed more than the one its target names (a content
+   * batch, a release): each one's activity lists the entry (`audit_entry_documents`).
+   */
+  documentIds?: string[];
   /** `success` unless a service says its committed work is a refusal (a wrong device-flow code that counts). */
   outcome: AuditOutcome;
   /** Set once the entry committed (or was written on its own). */
@@ -47,6 +52,15 @@ export function noteAuditChanges(changes: Record<string, unknown>): void {
 export function noteAuditTarget(target: Partial<AuditTarget>): void {
   const scope = storage.getStore();
   if (scope) scope.target = { ...scope.target, ...target };
+}
+
+/**
+ * Services: every document the action changed, when it may be more than the one its target names
+ * (replaces what was noted before, so a transaction run again notes only its own attempt's documents).
+ */
+export function noteAuditDocuments(documentIds: readonly string[]): void {
+  const scope = storage.getStore();
+  if (scope) scope.documentIds = [...documentIds];
 }
 
 /** Identity: who the action turned out to be by (a sign-in names the user it signed in). */

@@ -4,17 +4,19 @@ import {
   type AuditFilters,
   type AuditVerification,
   type CursorPage,
+  type DocumentActivityQuery,
   invalidQueryParam,
   type ListAuditQuery,
 } from '@cms/core';
 import { entryHash } from '../../audit/audit-hash.js';
-import type { RequestContext } from '../../http/request-context.js';
+import type { EnvironmentContext, RequestContext } from '../../http/request-context.js';
 import type { Queryable } from '../../storage/db.js';
 import {
   type AuditRow,
   entriesAfter,
   findChainHead,
   INSTANCE_CHAIN,
+  listDocumentEntries,
   listEntries,
   toAuditEntry,
 } from '../../storage/repositories/audit.repository.js';
@@ -68,6 +70,28 @@ export function createAuditService(deps: { db: Queryable }) {
       const last = page.at(-1);
       return {
         items: page.map(toAuditEntry),
+        limit,
+        nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
+      };
+    },
+
+    /**
+     * A document's activity for those who edit it: its entries in this environment, newest first,
+     * paged like the list; the client address is left out (docs/audit.md "A document's activity").
+     */
+    async documentActivity(
+      ctx: EnvironmentContext,
+      documentId: string,
+      query: DocumentActivityQuery,
+    ): Promise<CursorPage<AuditEntry>> {
+      const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
+      const limit = query.limit ?? AUDIT_PAGE_DEFAULT;
+      const { projectId, environmentName } = ctx.target;
+      const rows = await listDocumentEntries(deps.db, projectId, environmentName, documentId, before, limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((row) => ({ ...toAuditEntry(row), ip: null })),
         limit,
         nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
       };

@@ -22,7 +22,7 @@ export const coreSystemStudio: StudioContributions = {
       slot: 'content.editor.sidebar',
       title: 'Activity',
       component: 'audit.documentActivity',
-      permissions: ['audit:read'],
+      permissions: ['content:read:draft'],
     },
   ],
   settingsPanels: [

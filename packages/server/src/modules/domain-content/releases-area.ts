@@ -18,6 +18,7 @@ export async function setupReleasesArea(deps: ServerDeps, shared: DomainShared):
     publisher,
     log,
     statistics: shared.statistics,
+    audit: deps.audit,
   });
   const poller = createReleasePoller({
     db: deps.db,

@@ -6,7 +6,11 @@ import { type Queryable, READ_ONLY, type Transaction } from '../db.js';
 export const INSTANCE_CHAIN = 'instance';
 
 /** An entry to append: everything but its place in the chain. */
-export type NewAuditEntry = Omit<HashedFields, 'chainKey' | 'seq'> & { projectId: string | null };
+export type NewAuditEntry = Omit<HashedFields, 'chainKey' | 'seq'> & {
+  projectId: string | null;
+  /** Every document the entry changed when more than its target names (not hashed: an index, like the filter columns). */
+  documentIds?: readonly string[];
+};
 
 /** A stored entry with its place in the chain. */
 export interface AuditRow extends HashedFields {
@@ -92,6 +96,15 @@ export async function appendEntry(tx: Transaction, chainKey: string, entry: NewA
       hash,
     ],
   );
+  const documentIds = [...new Set(entry.documentIds ?? [])];
+  if (documentIds.length > 1 || (documentIds.length === 1 && documentIds[0] !== filterColumns.documentId)) {
+    // One statement for any number: a release of 10,000 documents indexes them all at once.
+    await tx.query(
+      `insert into audit_entry_documents (chain_key, document_id, seq, environment)
+       select $1, d, $2, $3 from unnest($4::text[]) as d on conflict do nothing`,
+      [chainKey, fields.seq, filterColumns.environment, documentIds],
+    );
+  }
   return { ...fields, prevHash, hash, filterColumns };
 }
 
@@ -129,6 +142,42 @@ export async function listEntries(
   params.push(limit);
   const result = await q.query<RawRow>(
     `select ${COLUMNS} from audit_entries where chain_key = $1${where} order by seq desc limit $${params.length}`,
+    params,
+    READ_ONLY,
+  );
+  return result.rows.map(toRow);
+}
+
+/**
+ * One page, newest first, of the entries of a document in one environment below `beforeSeq`: those
+ * whose target names it and those that changed it among others (`audit_entry_documents`). Each side
+ * reads its own index newest first and stops at the page's size, so the page costs the same at any
+ * size of the log.
+ */
+export async function listDocumentEntries(
+  q: Queryable,
+  chainKey: string,
+  environment: string,
+  documentId: string,
+  beforeSeq: number | null,
+  limit: number,
+): Promise<AuditRow[]> {
+  const params: unknown[] = [chainKey, documentId, environment, limit];
+  let before = '';
+  if (beforeSeq !== null) {
+    params.push(beforeSeq);
+    before = ` and seq < $${params.length}`;
+  }
+  const result = await q.query<RawRow>(
+    `select ${COLUMNS} from audit_entries where chain_key = $1 and seq in (
+       select seq from (
+         (select seq from audit_entries
+          where chain_key = $1 and document_id = $2 and environment = $3${before} order by seq desc limit $4)
+         union
+         (select seq from audit_entry_documents
+          where chain_key = $1 and document_id = $2 and environment = $3${before} order by seq desc limit $4)
+       ) as named order by seq desc limit $4)
+     order by seq desc`,
     params,
     READ_ONLY,
   );
@@ -205,6 +254,8 @@ export async function pruneOldest(tx: Transaction, chainKey: string, cutoff: Dat
   );
   if (result.rows.length === 0) return 0;
   const last = result.rows.reduce((a, b) => (Number(a.seq) > Number(b.seq) ? a : b));
+  // The documents the removed entries indexed go with them (entries below the cut are all gone).
+  await tx.query('delete from audit_entry_documents where chain_key = $1 and seq <= $2', [chainKey, Number(last.seq)]);
   await tx.query(
     `update audit_chain_heads set pruned_through = $2, pruned_hash = $3
      where chain_key = $1 and pruned_through < $2`,

@@ -9,17 +9,16 @@ import type { SlotWidgetProps } from '../props.js';
 const DOCUMENT_ACTIVITY_LIMIT = 20;
 
 /**
- * `content.editor.sidebar` (core.system, `audit:read`): the document's activity, newest first: who
- * changed what and when, with the diff of each save (keys changed, body lines). Reloads after a save.
+ * `content.editor.sidebar` (core.system, `content:read:draft`): the document's activity, newest first:
+ * who changed what and when, with the diff of each save (keys changed, body lines), and the batches
+ * and releases that changed it among others. Editors see it, not only admins. Reloads after a save.
  */
 export function DocumentActivity({ doc, title }: SlotWidgetProps<'content.editor.sidebar'>) {
   const { target } = useStudio();
   // A save moves the revision or version: the key changes and the list is read again.
   const query = useQuery({
-    queryKey: ['document-activity', target.project, doc.documentId, doc.draftRevision, doc.version],
-    queryFn: async () =>
-      (await activity.list({ project: target.project }, { documentId: doc.documentId, limit: DOCUMENT_ACTIVITY_LIMIT }))
-        .data,
+    queryKey: ['document-activity', target.project, target.environment, doc.documentId, doc.draftRevision, doc.version],
+    queryFn: async () => (await activity.ofDocument(target, doc.documentId, { limit: DOCUMENT_ACTIVITY_LIMIT })).data,
     placeholderData: keepPreviousData,
   });
   const entries: AuditEntry[] | null = query.data ?? null;

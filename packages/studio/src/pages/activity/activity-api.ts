@@ -9,6 +9,9 @@ export const ACTIVITY_PAGE_SIZE = 50;
 
 export const activity = {
   list: (target: Partial<Target>, query: AuditListQuery) => viaSdk(() => at(target).audit.list(query)),
+  /** One document's entries (`content:read:draft`: editors see it, not only admins). */
+  ofDocument: (target: Target, documentId: string, query: { limit?: number; cursor?: string }) =>
+    viaSdk(() => at(target).content.activity(documentId, query)),
 };
 
 /** Who did it, as a person reads it. */
@@ -22,7 +25,10 @@ export function changesText(entry: AuditEntry): string {
   const changes = entry.changes as {
     frontmatter?: { added?: string[]; removed?: string[]; changed?: string[] };
     body?: { linesAdded?: number; linesRemoved?: number; linesAfter?: number };
-    status?: number;
+    status?: number | string;
+    batch?: { operations?: number; applied?: number; failed?: number };
+    scheduled?: { email?: string | null };
+    documents?: number;
   } | null;
   if (!changes) return '';
   const parts: string[] = [];
@@ -34,5 +40,9 @@ export function changesText(entry: AuditEntry): string {
     parts.push(`body +${changes.body.linesAdded ?? 0} −${changes.body.linesRemoved ?? 0} lines`);
   }
   if (typeof changes.status === 'number') parts.push(`answered ${changes.status}`);
+  if (changes.batch) parts.push(`batch: ${changes.batch.applied ?? 0} of ${changes.batch.operations ?? 0} applied`);
+  if (changes.scheduled) parts.push(`scheduled by ${changes.scheduled.email || 'a removed user'}`);
+  if (typeof changes.status === 'string') parts.push(changes.status);
+  if (typeof changes.documents === 'number') parts.push(`${changes.documents} documents`);
   return parts.join('; ');
 }

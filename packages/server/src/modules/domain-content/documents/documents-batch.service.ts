@@ -9,7 +9,7 @@ import {
   type contentBatchRoute,
 } from '@cms/core';
 import { documentChanges } from '../../../audit/audit-changes.js';
-import { noteAuditChanges, noteAuditTarget } from '../../../audit/audit-scope.js';
+import { noteAuditChanges, noteAuditDocuments, noteAuditTarget } from '../../../audit/audit-scope.js';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { BulkStatistics } from '../../../storage/bulk-statistics.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
@@ -96,6 +96,11 @@ export class DocumentsBatchService {
     }
     await flush();
     const applied = results.filter((r) => r.ok).length;
+    // The entry names the last document written; each document written is in its activity
+    // (docs/audit.md "A document's activity"), and the changes say what the batch did as a whole.
+    const written = results.flatMap((r) => (r.ok ? [r.document.documentId] : []));
+    noteAuditDocuments(written);
+    noteAuditChanges({ batch: { operations: operations.length, applied, failed: results.length - applied } });
     return { results, applied, failed: results.length - applied };
   }
 }

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ReleaseWebhookEvent } from '@cms/core';
+import { noteAuditDocuments } from '../../../audit/audit-scope.js';
 import type { Clock } from '../../../clock.js';
 import type { Target } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
@@ -90,6 +91,8 @@ export function createReleasePublisher(deps: ReleasePublisherDeps) {
       publishedAt: written.at,
     });
     const done: ReleaseRow = { ...release, status: 'published', publishedAt: written.at };
+    // The action's audit entry (a publish or revert request) is in each document's activity.
+    noteAuditDocuments(documentIdsOf(written));
     await deps.outbox.recordMany(tx, target, [
       ...written.published.map((row) => documentEvent('content.published', actor, row)),
       ...written.unpublished.map((row) => documentEvent('content.unpublished', actor, row)),
@@ -100,14 +103,14 @@ export function createReleasePublisher(deps: ReleasePublisherDeps) {
   return {
     /**
      * Publishes a release whose row the transaction holds locked: `published`, or `failed` with the
-     * reasons and no document changed. Answers the status it ended in.
+     * reasons and no document changed. Answers the status it ended in and the documents it wrote.
      */
     async publishLocked(
       tx: Queryable,
       target: Target,
       release: ReleaseRow,
       actor: EventActor,
-    ): Promise<'published' | 'failed'> {
+    ): Promise<{ status: 'published' | 'failed'; documentIds: string[] }> {
       const items = await lockReleaseDocuments(tx, target, release.id);
       const problems = await checkReleaseItems(tx, deps.schemas, target, items);
       if (problems.length > 0) {
@@ -119,7 +122,7 @@ export function createReleasePublisher(deps: ReleasePublisherDeps) {
           actor,
           release: releaseEvent(failed, problems),
         });
-        return 'failed';
+        return { status: 'failed', documentIds: [] };
       }
       await recordPreviousVersions(tx, target, release.id);
       const at = deps.clock();
@@ -131,7 +134,7 @@ export function createReleasePublisher(deps: ReleasePublisherDeps) {
       const published = await publishDrafts(tx, target, ids(toPublish), change);
       const unpublished = await unpublishDocuments(tx, target, ids(toUnpublish), change);
       await finish(tx, target, release, actor, { published, unpublished, at });
-      return 'published';
+      return { status: 'published', documentIds: documentIdsOf({ published, unpublished }) };
     },
 
     /**
@@ -180,6 +183,11 @@ export function createReleasePublisher(deps: ReleasePublisherDeps) {
       return inverse.id;
     },
   };
+}
+
+/** The documents a publish wrote, published or unpublished. */
+export function documentIdsOf(written: { published: WrittenDocument[]; unpublished: WrittenDocument[] }): string[] {
+  return [...written.published, ...written.unpublished].map((row) => row.id);
 }
 
 function ids(items: readonly LockedItem[]): string[] {

@@ -25,6 +25,7 @@ import {
   type releasesUnscheduleRoute,
 } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { AuditRecorder } from '../../../audit/audit-recorder.js';
 import type { Clock } from '../../../clock.js';
 import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import type { BulkStatistics } from '../../../storage/bulk-statistics.js';
@@ -67,7 +68,16 @@ export interface ReleasesDeps {
   log: FastifyBaseLogger;
   /** Told how many documents a publish or revert wrote, after its commit. */
   statistics?: BulkStatistics;
+  /** Writes the entry of each due release published (no request's entry covers the poller's work). */
+  audit?: AuditRecorder;
 }
+
+/** Who publishes a due release in the audit log: the server, on behalf of whoever scheduled it (in `changes`). */
+export const RELEASE_SCHEDULER_ACTOR = {
+  type: 'system',
+  id: 'release-scheduler',
+  label: 'Scheduled publishing',
+} as const;
 
 type Create = typeof releasesCreateRoute;
 type List = typeof releasesListRoute;
@@ -298,7 +308,7 @@ export class ReleasesService implements ReleaseRoutes {
 
   /** Publishes due releases one transaction each; `scope` null: any environment (the poller). */
   private async publishDue(scope: Target | null, limit: number): Promise<RunDueResult> {
-    const { db, clock, publisher, log, statistics } = this.deps;
+    const { db, clock, publisher, log, statistics, audit } = this.deps;
     const outcome: RunDueResult = { published: [], failed: [] };
     while (outcome.published.length + outcome.failed.length < limit) {
       let claimed: string | null = null;
@@ -318,7 +328,22 @@ export class ReleasesService implements ReleaseRoutes {
         const actor: EventActor = { id: due.actorId, email: due.actorEmail };
         const where = { releaseId: due.id, project: due.projectSlug, environment: due.environmentName };
         log.info({ ...where, items: row.itemCount }, 'publishing a due release');
-        const status = await publisher.publishLocked(tx, target, row, actor);
+        const { status, documentIds } = await publisher.publishLocked(tx, target, row, actor);
+        // Its own entry, in this transaction, in every document's activity (docs/audit.md).
+        await audit?.write(tx, {
+          action: 'releases.publish',
+          actor: RELEASE_SCHEDULER_ACTOR,
+          outcome: status === 'published' ? 'success' : 'failure',
+          projectId: due.projectId,
+          target: { project: due.projectSlug, environment: due.environmentName, id: due.id },
+          changes: {
+            scheduled: { by: due.actorId, email: due.actorEmail || null },
+            status,
+            items: row.itemCount,
+            documents: documentIds.length,
+          },
+          documentIds,
+        });
         return { id: due.id, where, status, items: row.itemCount };
       }).catch((error: unknown) => {
         // The poller sets aside a release that throws and goes on with the others; `run-due` answers the error.
