@@ -119,14 +119,16 @@ describe('live preview in Chromium', () => {
       () => (globalThis as unknown as InPage).document.getElementById('title')?.textContent === 'A note',
     );
 
-    // The Studio's keystroke times, on the same clock as the frame's receipt times.
+    const title = page.locator('[data-field="frontmatter.title"]');
+    await title.click();
+    await page.keyboard.press('End');
+    // The Studio's keystroke times, on the same clock as the frame's receipt times: the typed letters
+    // only, so keystroke i is the one that makes the title i + 1 letters longer (counting the End key
+    // too paired each letter with the next letter's message, a typing interval late).
     await page.evaluate(`(() => {
       window.keystrokes = [];
       document.addEventListener('keydown', () => window.keystrokes.push(performance.timeOrigin + performance.now()), true);
     })()`);
-    const title = page.locator('[data-field="frontmatter.title"]');
-    await title.click();
-    await page.keyboard.press('End');
     const typed = ' typed live, letter by letter';
     await page.keyboard.type(typed, { delay: 25 });
     await frame.waitForFunction(
@@ -154,7 +156,10 @@ describe('live preview in Chromium', () => {
     console.info(
       `live preview keystroke-to-frame: p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${sorted.length} keystrokes`,
     );
+    expect(keystrokes).toHaveLength(typed.length);
     expect(sorted.length).toBe(typed.length);
+    // A message cannot arrive before its keystroke (paired with an earlier key's message, it would).
+    expect(sorted[0]).toBeGreaterThan(0);
     // The nested reference arrives resolved, as `resolve=seo.related` answers it.
     expect(received.at(-1)?.doc.frontmatter.seo.related).toMatchObject({
       documentId: other.documentId,
