@@ -1,7 +1,7 @@
 import { CmsError, notFound, PRESENCE_HEARTBEAT_SECONDS, PRESENCE_TTL_SECONDS, type Presence } from '@cms/core';
 import type { Clock } from '../../../clock.js';
 import type { EnvironmentContext, Principal } from '../../../http/request-context.js';
-import type { Queryable } from '../../../storage/db.js';
+import { type Queryable, withTransaction } from '../../../storage/db.js';
 import {
   listPresentOthers,
   markPresent,
@@ -55,7 +55,8 @@ export function createPresenceService(deps: { db: Queryable; clock: Clock; bus: 
     };
   };
   const removeAndAnnounce = async (ctx: EnvironmentContext, documentId: string) => {
-    if (await removePresence(db, ctx.target, documentId, ctx.principal.id))
+    // In a transaction, so a leave's audit entry commits with the removal (docs/audit.md).
+    if (await withTransaction(db, (tx) => removePresence(tx, ctx.target, documentId, ctx.principal.id)))
       await bus.publish(db, 'presence', documentId);
   };
   return {
@@ -64,14 +65,19 @@ export function createPresenceService(deps: { db: Queryable; clock: Clock; bus: 
       const documentId = input.documentId.toLowerCase();
       const now = clock();
       const expiresAt = new Date(now.getTime() + PRESENCE_TTL_SECONDS * 1000);
-      const marked = await markPresent(db, ctx.target, {
-        documentId,
-        principalId: ctx.principal.id,
-        name: displayName(ctx.principal),
-        now,
-        expiresAt,
+      // In a transaction, so the heartbeat's audit entry commits with the mark (docs/audit.md); an
+      // unknown document is refused inside it, so its entry is the refusal's.
+      const marked = await withTransaction(db, async (tx) => {
+        const mark = await markPresent(tx, ctx.target, {
+          documentId,
+          principalId: ctx.principal.id,
+          name: displayName(ctx.principal),
+          now,
+          expiresAt,
+        });
+        if (!mark) throw notFound(`Document ${input.documentId}`);
+        return mark;
       });
-      if (!marked) throw notFound(`Document ${input.documentId}`);
       if (marked.started) await bus.publish(db, 'presence', documentId);
       await sweepLapsedPresence(db, now);
       return answer(ctx, documentId, now);
