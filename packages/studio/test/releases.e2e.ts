@@ -128,6 +128,37 @@ describe('releases in the Studio', () => {
     expect(detail.items).toMatchObject([{ documentId: noteId, action: 'publish' }]);
   });
 
+  it('schedules again into the release a failed schedule made, not a second one', async () => {
+    const noteId = await createNote('notes/retried', 'Retried note');
+    await page.goto(studio(`/content/note/${noteId}`));
+    // The schedule request fails once on its way (a dropped connection), after the release was made.
+    let failed = 0;
+    await page.route('**/api/v1/releases/*/schedule', async (route) => {
+      if (failed++ === 0) await route.abort('connectionreset');
+      else await route.continue();
+    });
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule notes/retried' });
+    await dialog.getByLabel('Publish at').fill(PARIS_WALL_TIME);
+    await dialog.getByLabel('Time zone').selectOption('Europe/Paris');
+    await dialog.getByRole('button', { name: 'Schedule publish' }).click();
+    await dialog.getByText('Not scheduled.').waitFor();
+    await dialog.getByText('The release “Publish notes/retried” was made').waitFor();
+    await dialog.getByRole('button', { name: 'Schedule publish' }).click();
+    await page.getByText('Scheduled to publish on 15 Jan 2030').waitFor();
+    await page.unroute('**/api/v1/releases/*/schedule');
+    const all = (await apiGet('/api/v1/releases?limit=100')).data as Array<{
+      id: string;
+      title: string;
+      status: string;
+    }>;
+    const made = all.filter((r) => r.title === 'Publish notes/retried');
+    expect(made.map((r) => r.status)).toEqual(['scheduled']);
+    expect((await apiGet(`/api/v1/releases/${made[0]?.id}`)).data.items).toMatchObject([
+      { documentId: noteId, action: 'publish' },
+    ]);
+  });
+
   it('flags a document changed since added, shows why a publish failed, then publishes and reverts', async () => {
     const editedId = await createNote('notes/edited', 'Before review');
     const goneId = await createNote('notes/gone', 'Soon deleted');

@@ -35,6 +35,9 @@ export function ReleaseActions({ doc, dirty }: SlotWidgetProps<'content.editor.h
   // beside the editor's own fields for anything that finds a field by its label.
   const [addOpen, setAddOpen] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
+  // A schedule is three requests (make the release, add the document, schedule it). When a later one
+  // fails, trying again completes the release already made instead of making another.
+  const [unscheduled, setUnscheduled] = useState<{ id: string; title: string } | null>(null);
 
   if (doc.isDeleted) return null;
 
@@ -76,9 +79,16 @@ export function ReleaseActions({ doc, dirty }: SlotWidgetProps<'content.editor.h
     setBusy(true);
     setError(null);
     try {
-      const release = await releases.create(target, { title: `Publish ${doc.path}`.slice(0, 200) });
+      let release = unscheduled;
+      if (!release) {
+        const made = await releases.create(target, { title: `Publish ${doc.path}`.slice(0, 200) });
+        release = { id: made.id, title: made.title };
+        setUnscheduled(release);
+      }
+      // Again on a retry: adding is idempotent (the last action named for a document wins).
       await releases.addItems(target, release.id, [{ documentId: doc.documentId, action: 'publish' }]);
       await releases.schedule(target, release.id, scheduledAt, timeZone);
+      setUnscheduled(null);
       scheduleDialog.current?.close();
       setDone({ text: `Scheduled to publish on ${formatInZone(scheduledAt, timeZone)}.`, releaseId: release.id });
     } catch (caught) {
@@ -166,6 +176,11 @@ export function ReleaseActions({ doc, dirty }: SlotWidgetProps<'content.editor.h
         <h2 id={`${id}-schedule`}>Schedule {doc.path}</h2>
         <p className="muted">The saved draft is published at this time, as a release of one document.</p>
         <ErrorNotice error={error} title="Not scheduled." />
+        {error && unscheduled ? (
+          <p className="muted">
+            The release “{unscheduled.title}” was made: scheduling again completes it instead of making another.
+          </p>
+        ) : null}
         {scheduleOpen ? (
           <ScheduleForm
             submitLabel="Schedule publish"
