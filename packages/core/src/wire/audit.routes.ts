@@ -68,15 +68,14 @@ const filters = {
   outcome: Type.Optional(AuditOutcomeSchema),
 };
 
+/** A page of entries: its size and the opaque cursor of the page before. */
+const page = {
+  limit: WithDefault(LimitQuery(AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX), AUDIT_PAGE_DEFAULT),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: AUDIT_CURSOR_MAX_LENGTH })),
+};
+
 /** Query of `GET /api/v1/audit`. */
-export const ListAuditQuerySchema = Type.Object(
-  {
-    ...filters,
-    limit: WithDefault(LimitQuery(AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX), AUDIT_PAGE_DEFAULT),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: AUDIT_CURSOR_MAX_LENGTH })),
-  },
-  { additionalProperties: false },
-);
+export const ListAuditQuerySchema = Type.Object({ ...filters, ...page }, { additionalProperties: false });
 export type ListAuditQuery = Static<typeof ListAuditQuerySchema>;
 
 /** Query of `GET /api/v1/audit/export`: the filters, no page. */
@@ -127,13 +126,7 @@ export const auditVerifyRoute = defineRoute({
 });
 
 /** Query of `GET /api/v1/content/{documentId}/activity`: a page, no filters. */
-export const DocumentActivityQuerySchema = Type.Object(
-  {
-    limit: WithDefault(LimitQuery(AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX), AUDIT_PAGE_DEFAULT),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: AUDIT_CURSOR_MAX_LENGTH })),
-  },
-  { additionalProperties: false },
-);
+export const DocumentActivityQuerySchema = Type.Object(page, { additionalProperties: false });
 export type DocumentActivityQuery = Static<typeof DocumentActivityQuerySchema>;
 
 /**

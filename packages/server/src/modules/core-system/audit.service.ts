@@ -58,6 +58,17 @@ function filtersOf(query: Omit<ListAuditQuery, 'limit' | 'cursor'>): AuditFilter
   };
 }
 
+/** A page of at most `limit` from rows read one past it: the next cursor when there were more. */
+function pageOf(rows: AuditRow[], limit: number, toEntry: (row: AuditRow) => AuditEntry): CursorPage<AuditEntry> {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toEntry),
+    limit,
+    nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
+  };
+}
+
 /** Reads the audit log: pages, the export, the check of the chain (docs/audit.md). */
 export function createAuditService(deps: { db: Queryable }) {
   return {
@@ -66,13 +77,7 @@ export function createAuditService(deps: { db: Queryable }) {
       const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
       const limit = query.limit ?? AUDIT_PAGE_DEFAULT;
       const rows = await listEntries(deps.db, chainOf(ctx), filtersOf(query), before, limit + 1);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        items: page.map(toAuditEntry),
-        limit,
-        nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
-      };
+      return pageOf(rows, limit, toAuditEntry);
     },
 
     /**
@@ -88,13 +93,7 @@ export function createAuditService(deps: { db: Queryable }) {
       const limit = query.limit ?? AUDIT_PAGE_DEFAULT;
       const { projectId, environmentName } = ctx.target;
       const rows = await listDocumentEntries(deps.db, projectId, environmentName, documentId, before, limit + 1);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        items: page.map((row) => ({ ...toAuditEntry(row), ip: null })),
-        limit,
-        nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
-      };
+      return pageOf(rows, limit, (row) => ({ ...toAuditEntry(row), ip: null }));
     },
 
     /** Every matching entry, oldest first, a batch at a time. */
