@@ -191,10 +191,11 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
         return cast<RemoteDocument[]>([...first.data, ...rest.flat()]);
       },
       /**
-       * Every live document of these types with its draft revision and no content: one request that
-       * tells status and pull which documents changed since the manifest's sync.
+       * Every live document of these types (of every type of the server's schema when none) with its
+       * draft revision and no content: one request that tells status and pull which documents changed
+       * since the manifest's sync, and the preflight which paths the server holds.
        */
-      digest: (types: string[]) =>
+      digest: (types: string[] = []) =>
         run(async () => cast<{ documents: DigestEntry[] }>(await client.content.digest({ type: types }))).then(
           (answer) => answer.documents,
         ),

@@ -102,12 +102,23 @@ function cachedLocalFile(full: string, file: string, diskName: string, key: Docu
   } satisfies LocalFile;
 }
 
+/** A file of a type not selected: named (for the collision preflight), never read. */
+export interface NamedFile {
+  file: string;
+  key: DocumentKey;
+}
+
+/**
+ * The files of `types`, each named by the longest matching type directory. With `selected`, only
+ * the files of those types are read; the others are listed in `named` by name and key alone.
+ */
 export async function scanLocalFiles(
   root: string,
   types: readonly FileType[],
   defaultLocale?: string,
   cache?: StatCache,
-): Promise<{ files: LocalFile[]; errors: LocalFileError[] }> {
+  selected?: ReadonlySet<string>,
+): Promise<{ files: LocalFile[]; errors: LocalFileError[]; named: NamedFile[] }> {
   const paths: string[] = [];
   // A type under locale folders has files in each locale's folder: walk from the folder holding them.
   const directories = [
@@ -118,11 +129,16 @@ export async function scanLocalFiles(
   for (const directory of outer) await walk(directory ? join(root, directory) : root, paths);
   const files: LocalFile[] = [];
   const errors: LocalFileError[] = [];
+  const named: NamedFile[] = [];
   await mapLimit(paths, 32, async (full) => {
     const diskName = relative(root, full).split(sep).join('/');
     const file = diskName.normalize('NFC');
     const key = parseFileName(file, types, defaultLocale);
     if (!key) return;
+    if (selected && !selected.has(key.type)) {
+      named.push({ file, key });
+      return;
+    }
     // A synchronous stat: on 10,000 files the thread pool's round trips cost more than the calls.
     const st = statSync(full);
     const fileStat = { size: st.size, mtimeMs: st.mtimeMs };
@@ -147,5 +163,5 @@ export async function scanLocalFiles(
   });
   files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   errors.sort((a, b) => (a.file < b.file ? -1 : 1));
-  return { files, errors };
+  return { files, errors, named };
 }

@@ -59,6 +59,20 @@ async function listAllEntries(ctx: Context, api: CmsApi, types: readonly FileTyp
   return lists.flat();
 }
 
+/**
+ * Every live document of the server, every type (paths are unique across all of them), without
+ * content; undefined from a server without the digest route, or for a key that may not read drafts:
+ * the server then refuses a taken path itself.
+ */
+export async function readServerPaths(api: CmsApi): Promise<DigestEntry[] | undefined> {
+  try {
+    return await api.content.digest();
+  } catch (error) {
+    if (isCmsError(error) && (error.status === 403 || error.status === 404 || error.status === 405)) return undefined;
+    throw error;
+  }
+}
+
 /** The server's documents of `types` as remote entries (drafts, or published content). */
 export async function readRemote(
   ctx: Context,

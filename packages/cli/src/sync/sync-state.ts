@@ -8,11 +8,11 @@ import { CliError, EXIT } from '../cli/exit-codes.js';
 import { closestNames } from '../cli/suggest.js';
 import { BaseStore } from './base-store.js';
 import { classify, type RemoteEntry, type SyncItem } from './classify.js';
-import { type FileType, parseFileName } from './file-naming.js';
+import { type FileType, fileNameOf, parseFileName } from './file-naming.js';
 import { type LocalFile, type StatCache, scanLocalFiles } from './local-files.js';
 import { type Manifest, manifestPath, readManifest } from './manifest.js';
-import { assertDistinctPaths } from './path-collisions.js';
-import { readRemote } from './remote-state.js';
+import { assertDistinctPaths, assertFreeOnServer, type PlaceOf } from './path-collisions.js';
+import { readRemote, readServerPaths } from './remote-state.js';
 import { TranslationGroups } from './translation-groups.js';
 
 export interface SyncState {
@@ -61,9 +61,12 @@ export async function loadSyncState(
     });
   }
   const selected = options.typeFilter?.length ? types.filter((t) => options.typeFilter?.includes(t.name)) : types;
+  const selectedNames = new Set(selected.map((t) => t.name));
   const typeByName = new Map(types.map((t) => [t.name, t]));
   const defaultLocale = ctx.config?.locales[0];
-  const scanned = await scanLocalFiles(root, selected, defaultLocale, statCacheOf(manifest));
+  // Every type's files are named (the longest type directory wins, and paths are unique across
+  // types); only the selected types' files are read.
+  const scanned = await scanLocalFiles(root, types, defaultLocale, statCacheOf(manifest), selectedNames);
   const statsLearned = learnStats(manifest, scanned.files);
   const unresolved = scanned.errors.filter((e) => e.markers);
   if (unresolved.length > 0) {
@@ -86,16 +89,19 @@ export async function loadSyncState(
       { hint: 'Fix the YAML between the --- lines and run the command again.', details: { files: scanned.errors } },
     );
   }
-  // Two files that would be one document: refused before anything is sent.
-  if (options.preflight) assertDistinctPaths(scanned.files);
+  // Two files that would be one document, whatever their types: refused before anything is sent.
+  if (options.preflight) assertDistinctPaths([...scanned.files, ...scanned.named]);
   let remote: RemoteEntry[] | undefined;
   if (options.remote) {
     const lists = await readRemote(ctx, api, manifest, selected, { published: Boolean(options.published) });
     remote = lists.map((entry) => keepTrackedName(entry, manifest, selected, defaultLocale));
   }
-  const selectedNames = new Set(selected.map((t) => t.name));
   const entries = Object.values(manifest.documents).filter((e) => selectedNames.has(e.type));
   const items = classify({ entries, local: scanned.files, ...(remote ? { remote } : {}) });
+  if (options.preflight) {
+    const present = new Set([...scanned.files, ...scanned.named].map((f) => f.file));
+    await assertPathsFreeOnServer(api, items, placeOn(manifest, typeByName, present));
+  }
   return {
     api,
     root,
@@ -111,6 +117,31 @@ export async function loadSyncState(
     statsLearned,
     groups: new TranslationGroups(Object.values(manifest.documents)),
     bases: BaseStore.of(manifestFile),
+  };
+}
+
+/**
+ * The preflight against the server: a file that would take a path (new, or moved) must not take the
+ * path and locale of another document there, of any type. One digest request, only when a file would.
+ */
+async function assertPathsFreeOnServer(api: CmsApi, items: readonly SyncItem[], placeOf: PlaceOf): Promise<void> {
+  const claims = items.flatMap((item) =>
+    (item.status === 'new-local' || item.status === 'moved-local') && item.local
+      ? [{ file: item.file, key: item.local.key, ...(item.id ? { id: item.id } : {}) }]
+      : [],
+  );
+  if (claims.length === 0) return;
+  const documents = await readServerPaths(api);
+  if (documents) assertFreeOnServer(claims, documents, placeOf);
+}
+
+/** Where a server document is here: its tracked file (gone or not), else the file a pull would write. */
+function placeOn(manifest: Manifest, typeByName: ReadonlyMap<string, FileType>, present: ReadonlySet<string>): PlaceOf {
+  return (doc) => {
+    const tracked = manifest.documents[doc.documentId];
+    if (tracked) return { file: tracked.file, gone: !present.has(tracked.file) };
+    const type = typeByName.get(doc.type);
+    return type ? { file: fileNameOf(type, doc) } : {};
   };
 }
 
