@@ -1,5 +1,6 @@
 // One client for the site's server code. CMS_API_KEY needs content:read, and content:read:draft for
-// draft mode; it never reaches the browser.
+// draft mode and release previews; it never reaches the browser.
+import { isPreviewRead, type PreviewReadOptions } from '@cms/next';
 import { createClient } from '@cms/sdk';
 
 export const cms = createClient({
@@ -9,7 +10,7 @@ export const cms = createClient({
   environment: process.env.CMS_ENVIRONMENT ?? 'production',
 });
 
-/** Published reads are cached an hour and revalidated by tag on a webhook; draft mode reads live. */
-export function cacheFor(draft: boolean) {
-  return draft ? { cache: 'no-store' as const } : { next: { revalidate: 3600 } };
+/** Published reads are cached an hour and revalidated by tag on a webhook; preview reads are live. */
+export function cacheFor(read: PreviewReadOptions) {
+  return isPreviewRead(read) ? { cache: 'no-store' as const } : { next: { revalidate: 3600 } };
 }

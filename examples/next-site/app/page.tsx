@@ -1,13 +1,15 @@
-import { draftMode } from 'next/headers';
+import { previewReadOptions } from '@cms/next';
 import Link from 'next/link';
 import { cacheFor, cms } from '../cms';
+import { PreviewNotice } from './preview-notice';
 
 export default async function Home() {
-  const { isEnabled } = await draftMode();
-  const posts = await cms.content.list({ type: 'post', draft: isEnabled, sort: 'path' }, cacheFor(isEnabled));
+  const read = await previewReadOptions();
+  const posts = await cms.content.list({ type: 'post', ...read, sort: 'path' }, cacheFor(read));
   return (
     <main>
-      <h1>Posts{isEnabled ? ' (draft mode)' : ''}</h1>
+      <PreviewNotice read={read} path="/" />
+      <h1>Posts</h1>
       <ul>
         {posts.data.map((post) => (
           <li key={post.documentId}>
