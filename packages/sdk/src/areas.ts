@@ -125,6 +125,12 @@ export function meArea(t: Transport) {
   return {
     /** Who the credentials belong to, and what they may do. */
     get: (options?: CallOptions) => callRoute(t, 'me.get', {}, options),
+    /**
+     * Changes the signed-in person's own password (a session client; an API key is FORBIDDEN): the
+     * current one proves it, and their other sessions end. Answers how many ended.
+     */
+    changePassword: (body: In<'me.password.change', 'body'>, options?: CallOptions) =>
+      callRoute(t, 'me.password.change', { json: body }, options),
   };
 }
 

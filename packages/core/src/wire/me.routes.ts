@@ -1,6 +1,7 @@
-/** The caller's identity and the Studio's start-up data (interface.md "Principal"). */
+/** The caller's identity, the Studio's start-up data, and the signed-in person's own password (interface.md "Principal"). */
 import { type Static, Type } from 'typebox';
 import { CAPABILITY_SCOPES, type Capabilities } from '../auth/scopes.js';
+import { PasswordInput } from './auth.routes.js';
 import { defineRoute } from './define-route.js';
 import { EnvironmentSchema } from './environments.routes.js';
 import { ProjectSchema } from './projects.routes.js';
@@ -70,4 +71,27 @@ export const studioBootstrapRoute = defineRoute({
   target: 'optional',
   request: {},
   response: { status: 200, envelope: 'single', schema: StudioBootstrapSchema },
+});
+
+/** Body of `POST /api/v1/me/password`: the password signed in with now, and the new one. */
+export const PasswordChangeBodySchema = Type.Object(
+  { currentPassword: PasswordInput, password: PasswordInput },
+  { additionalProperties: false },
+);
+export type PasswordChangeBody = Static<typeof PasswordChangeBodySchema>;
+
+/** Answer of changing one's own password: how many other sessions of the person were ended. */
+export const PasswordChangedSchema = Type.Object({ changed: Type.Literal(true), otherSessionsEnded: Type.Integer() });
+export type PasswordChanged = Static<typeof PasswordChangedSchema>;
+
+export const mePasswordChangeRoute = defineRoute({
+  id: 'me.password.change',
+  kind: 'command',
+  method: 'POST',
+  path: '/api/v1/me/password',
+  summary: "Change the signed-in person's own password (proven by the current one); ends their other sessions",
+  target: 'none',
+  request: { body: PasswordChangeBodySchema },
+  response: { status: 200, envelope: 'single', schema: PasswordChangedSchema },
+  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED'],
 });

@@ -68,6 +68,7 @@ export const routeTable = {
   'projects.settings.put': ['PUT', '/api/v1/settings'],
   'me.get': ['GET', '/api/v1/me'],
   'studio.bootstrap': ['GET', '/api/v1/studio/bootstrap'],
+  'me.password.change': ['POST', '/api/v1/me/password'],
   'me.mfa.get': ['GET', '/api/v1/me/mfa'],
   'me.mfa.enrol': ['POST', '/api/v1/me/mfa/enrol'],
   'me.mfa.confirm': ['POST', '/api/v1/me/mfa/confirm'],

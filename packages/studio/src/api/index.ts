@@ -44,6 +44,12 @@ export const mfa = {
   renewRecoveryCodes: (code: string) => viaSdk(() => cms.auth.mfa.renewRecoveryCodes(code)),
 };
 
+/** The signed-in person's own password (`POST /api/v1/me/password`); their other sessions end. */
+export const account = {
+  changePassword: (currentPassword: string, password: string) =>
+    viaSdk(() => cms.me.changePassword({ currentPassword, password })),
+};
+
 export const studio = {
   bootstrap: (project?: string | null) => viaSdk(() => at(project ? { project } : null).studio.bootstrap()),
   me: (target: Target) => viaSdk(() => at(target).me.get()),

@@ -9,6 +9,7 @@ import { CopyButton } from '../ui/copy-button.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
 import { OneTimeCodeForm } from '../ui/one-time-code-form.js';
 import { TextField } from '../ui/text-field.js';
+import { PasswordSection } from './password-section.js';
 
 const MFA_STATUS = ['mfa-status'] as const;
 
@@ -18,9 +19,9 @@ type Step =
   | { kind: 'codes'; recoveryCodes: string[]; renewed: boolean };
 
 /**
- * The signed-in user's second factor (docs/access-control.md "Second factor"): set it up (secret and
- * otpauth URI, a first code, the recovery codes shown once), replace the recovery codes (proven by a
- * current code; the new ones shown once) or turn it off with the password. Also
+ * The signed-in user's own password (PasswordSection) and second factor (docs/access-control.md "Second
+ * factor"): set it up (secret and otpauth URI, a first code, the recovery codes shown once), replace the
+ * recovery codes (proven by a current code; the new ones shown once) or turn it off with the password. Also
  * what the Studio shows instead of itself while `CMS_REQUIRE_MFA=admins` blocks an administrator.
  */
 export function AccountSecurityPage() {
@@ -102,7 +103,8 @@ export function AccountSecurityPage() {
 
   if (!status) {
     return (
-      <AuthCard title="Two-factor authentication">
+      <AuthCard title="Account security">
+        <h2>Two-factor authentication</h2>
         <Loading />
       </AuthCard>
     );
@@ -110,13 +112,15 @@ export function AccountSecurityPage() {
 
   if (status.enabled) {
     return (
-      <AuthCard title="Two-factor authentication">
+      <AuthCard title="Account security">
+        <PasswordSection />
+        <h2>Two-factor authentication</h2>
         <Notice kind="success">
           On since {new Date(status.enabledAt ?? '').toLocaleDateString()}; {status.recoveryCodesLeft} recovery codes
           left.
         </Notice>
         {status.required ? <p>This server requires it for administrators.</p> : null}
-        <h2>New recovery codes</h2>
+        <h3>New recovery codes</h3>
         <p>Replace all your recovery codes with ten new ones, for example when you have used most of them.</p>
         <OneTimeCodeForm
           label="Code from your app or a recovery code"
@@ -137,7 +141,7 @@ export function AccountSecurityPage() {
             })
           }
         />
-        <h2>Turn off</h2>
+        <h3>Turn off</h3>
         <AuthForm
           error={error}
           busy={busy}
@@ -166,8 +170,11 @@ export function AccountSecurityPage() {
     );
   }
 
+  // While CMS_REQUIRE_MFA=admins blocks this administrator, only the second factor can be set up.
   return (
-    <AuthCard title="Two-factor authentication">
+    <AuthCard title="Account security">
+      {status.required ? null : <PasswordSection />}
+      <h2>Two-factor authentication</h2>
       {status.required ? (
         <Notice kind="warning">
           This server requires administrators to use two-factor authentication. Set it up to continue.

@@ -44,7 +44,7 @@ const TITLES: Record<string, string> = {
   '/setup': 'Set up',
   '/invite': 'Accept invitation',
   '/cli/authorize': 'Authorize the command line',
-  '/account/security': 'Two-factor authentication',
+  '/account/security': 'Account security',
 };
 const OUTSIDE_SESSION = ['/login', '/setup', '/invite'];
 

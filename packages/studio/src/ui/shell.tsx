@@ -81,7 +81,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
         <div className="user">
           <span className="muted">{bootstrap.me.email ?? bootstrap.me.label}</span>
-          <Link to="/account/security">Two-factor authentication</Link>
+          <Link to="/account/security">Account security</Link>
           <button type="button" onClick={signOut} disabled={signingOut}>
             Sign out
           </button>

@@ -1,10 +1,11 @@
-import { meGetRoute, studioBootstrapRoute } from '@cms/core';
+import { meGetRoute, mePasswordChangeRoute, studioBootstrapRoute } from '@cms/core';
 import { type AnyAction, defineAction } from '../../actions/define-action.js';
 import type { MeService } from './me.service.js';
 import type { StudioService } from './studio.service.js';
+import type { UsersService } from './users.service.js';
 
-/** The caller's identity and capabilities, and the Studio's start-up data. */
-export function meActions(deps: { me: MeService; studio: StudioService }): AnyAction[] {
+/** The caller's identity and capabilities, the Studio's start-up data, and one's own password. */
+export function meActions(deps: { me: MeService; studio: StudioService; users: UsersService }): AnyAction[] {
   return [
     defineAction({
       route: meGetRoute,
@@ -16,6 +17,13 @@ export function meActions(deps: { me: MeService; studio: StudioService }): AnyAc
       permissions: [],
       cli: { visibility: 'hidden' },
       handler: async (_input, ctx) => deps.studio.bootstrap(ctx),
+    }),
+    defineAction({
+      route: mePasswordChangeRoute,
+      // Any signed-in person, whatever their role; an API key or preview token is FORBIDDEN (no password).
+      permissions: [],
+      cli: { visibility: 'hidden' },
+      handler: async ({ body }, ctx, { request }) => deps.users.changeOwnPassword(ctx, body, request.ip),
     }),
   ];
 }

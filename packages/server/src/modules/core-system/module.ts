@@ -92,6 +92,7 @@ export const coreSystemModule: ServerModule = {
       log: deps.log.child({ area: 'mfa' }),
     });
     const auth = createAuthService({ db, sessions, throttle, mfa, clock });
+    const users = createUsersService({ db, sessions, clock, throttle });
     const ssoSignIn = createSsoSignIn({ db, sessions, clock, log: deps.log.child({ area: 'sso' }) });
     const oidc = new OidcService({
       db,
@@ -144,6 +145,7 @@ export const coreSystemModule: ServerModule = {
         ),
         ...meActions({
           me,
+          users,
           studio: createStudioService({
             me,
             projects,
@@ -156,7 +158,7 @@ export const coreSystemModule: ServerModule = {
         ...environmentActions(environments),
         ...apiKeyActions(createApiKeysService({ db, bus, clock, forgetCachedKeys: () => apiKeys.forget() })),
         ...userActions({
-          users: createUsersService({ db, sessions, clock, throttle }),
+          users,
           grants: createGrantsService({ db }),
         }),
         ...inviteActions({

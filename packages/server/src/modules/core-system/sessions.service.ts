@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import { type Queryable, withTransaction } from '../../storage/db.js';
 import {
+  deleteOtherSessionsOfUser,
   deleteSessionOfUser,
   deleteSessionsOfUser,
   insertSession,
@@ -103,6 +104,11 @@ export function createSessionsService(deps: { db: Queryable; secret: string; clo
     /** Ends every session of a user at once (disabled, password changed). */
     async endAllOfUser(tx: Queryable, userId: string): Promise<void> {
       await deleteSessionsOfUser(tx, userId);
+    },
+
+    /** Ends every session of a user but the one given (their own password change); answers how many. */
+    endOthersOfUser(tx: Queryable, userId: string, keepSessionId: string): Promise<number> {
+      return deleteOtherSessionsOfUser(tx, userId, keepSessionId);
     },
   };
 }

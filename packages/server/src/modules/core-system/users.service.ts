@@ -1,4 +1,13 @@
-import { type CreateUserBody, invalidInput, notFound, type Page, type UpdateUserBody } from '@cms/core';
+import {
+  CmsError,
+  type CreateUserBody,
+  invalidInput,
+  notFound,
+  type Page,
+  type PasswordChangeBody,
+  type PasswordChanged,
+  type UpdateUserBody,
+} from '@cms/core';
 import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { Db, Queryable } from '../../storage/db.js';
@@ -22,6 +31,7 @@ import {
 } from './bounded-password-hashing.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { SessionsService } from './sessions.service.js';
+import { isUserPrincipal } from './user-principal.js';
 import { createUserRecord, normalizeEmail, toUserView, type UserView } from './user-records.js';
 
 // Serialises changes that could remove the last enabled administrator.
@@ -36,12 +46,25 @@ export type CreateUserInput = CreateUserBody;
  */
 export type UpdateUserInput = UpdateUserBody & { clientAddress?: string };
 
-/** Users of the instance (`users:manage`): list, create, change, delete. */
+/** Users of the instance (`users:manage`): list, create, change, delete; and one's own password. */
 export function createUsersService(deps: { db: Db; sessions: SessionsService; clock: Clock; throttle: LoginThrottle }) {
   /**
-   * A signed-in user changing their own password proves they know the current one (ASVS 6.2.3); each
-   * check reserves an attempt of the login backoff first, like a sign-in. An administrator resetting
-   * another user's password, or an API key, needs none.
+   * Proves the person knows their password now (ASVS 6.2.3): each check reserves an attempt of the
+   * login backoff first, like a sign-in (RATE_LIMITED while in backoff), given back only when it matches.
+   */
+  const assertIsCurrentPassword = async (user: UserRow, currentPassword: string, clientAddress: string) => {
+    const keys = deps.throttle.keysFor(user.email, clientAddress);
+    const reserved = await deps.throttle.reserveAttempt(keys);
+    const matches = user.passwordHash
+      ? await verifyPassword(user.passwordHash, currentPassword)
+      : await verifyAgainstNothing(currentPassword);
+    if (!matches) throw invalidInput({ 'body.currentPassword': 'is not your current password' });
+    await deps.throttle.recordSuccess(keys, reserved);
+  };
+
+  /**
+   * A signed-in user changing their own password through `users.update` proves they know the current
+   * one. An administrator resetting another user's password, or an API key, needs none.
    */
   const assertCurrentPassword = async (ctx: RequestContext, id: string, input: UpdateUserInput): Promise<void> => {
     if (input.password === undefined || ctx.principal.type !== 'user' || ctx.principal.id !== id) return;
@@ -52,13 +75,7 @@ export function createUsersService(deps: { db: Db; sessions: SessionsService; cl
     }
     const self = await findUserById(deps.db, id);
     if (!self) throw notFound('User');
-    const keys = deps.throttle.keysFor(self.email, input.clientAddress ?? '');
-    const reserved = await deps.throttle.reserveAttempt(keys);
-    const matches = self.passwordHash
-      ? await verifyPassword(self.passwordHash, input.currentPassword)
-      : await verifyAgainstNothing(input.currentPassword);
-    if (!matches) throw invalidInput({ 'body.currentPassword': 'is not your current password' });
-    await deps.throttle.recordSuccess(keys, reserved);
+    await assertIsCurrentPassword(self, input.currentPassword, input.clientAddress ?? '');
   };
 
   /** Loads a user the caller may manage: NOT_FOUND when absent, FORBIDDEN when it holds more. */
@@ -100,6 +117,39 @@ export function createUsersService(deps: { db: Db; sessions: SessionsService; cl
       // In a transaction, so the audit entry commits with the user; a taken email rolls back (docs/audit.md).
       const row = await deps.db.transaction((tx) => createUserRecord(tx, user));
       return toUserView(row);
+    },
+
+    /**
+     * The signed-in person changes their own password (`POST /api/v1/me/password`, any role): the new
+     * one meets the policy, the current one is proven under the login backoff, and every other session
+     * of theirs ends in the same transaction; the one the change came with stays signed in.
+     */
+    async changeOwnPassword(
+      ctx: RequestContext,
+      input: PasswordChangeBody,
+      clientAddress: string,
+    ): Promise<PasswordChanged> {
+      const { principal } = ctx;
+      if (!isUserPrincipal(principal)) {
+        throw new CmsError(
+          'FORBIDDEN',
+          'Only a person signed in with a session changes their own password here; an API key or preview token has none. Sign in to the Studio, or have an administrator set it with PATCH /api/v1/users/{id}.',
+        );
+      }
+      assertPasswordPolicy(input.password);
+      const self = await findUserById(deps.db, principal.id);
+      if (!self) throw notFound('User');
+      await assertIsCurrentPassword(self, input.currentPassword, clientAddress);
+      if (input.password === input.currentPassword) {
+        throw invalidInput({ 'body.password': 'is your current password: choose a new one' });
+      }
+      const passwordHash = await hashPassword(input.password);
+      return deps.db.transaction(async (tx) => {
+        const updated = await updateUser(tx, self.id, { passwordHash, now: deps.clock() });
+        if (!updated) throw notFound('User');
+        const otherSessionsEnded = await deps.sessions.endOthersOfUser(tx, self.id, principal.sessionId);
+        return { changed: true as const, otherSessionsEnded };
+      });
     },
 
     /** Changes role, disabled state or password; disabling or a new password ends every session of the user. */

@@ -94,6 +94,12 @@ export async function deleteSessionsOfUser(db: Queryable, userId: string): Promi
   return result.rowCount;
 }
 
+/** Deletes every session of a user but one (the one a password change came with); answers how many. */
+export async function deleteOtherSessionsOfUser(db: Queryable, userId: string, keepId: string): Promise<number> {
+  const result = await db.query('delete from sessions where user_id = $1 and id <> $2', [userId, keepId]);
+  return result.rowCount;
+}
+
 /** Deletes sessions idle since before `idleBefore` or past their absolute expiry. */
 export async function deleteExpiredSessions(db: Queryable, now: Date, idleBefore: Date): Promise<number> {
   const result = await db.query('delete from sessions where absolute_expires_at <= $1 or last_seen_at <= $2', [
