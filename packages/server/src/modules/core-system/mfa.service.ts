@@ -29,7 +29,7 @@ import {
   useTotpStepIfNewer,
 } from '../../storage/repositories/mfa.repository.js';
 import { findUserById, type UserRow } from '../../storage/repositories/users.repository.js';
-import { verifyAgainstNothing, verifyPassword } from './bounded-password-hashing.js';
+import { assertIsCurrentPassword } from './current-password.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { generateToken, hashToken } from './secret-tokens.js';
 import {
@@ -162,13 +162,7 @@ export class MfaService implements MfaRoutes {
     if (body.code !== undefined) {
       await this.assertCode(user, body.code, 'enabled', clientAddress);
     } else if (body.currentPassword !== undefined) {
-      const keys = deps.throttle.keysFor(user.email, clientAddress);
-      const reserved = await deps.throttle.reserveAttempt(keys);
-      const matches = user.passwordHash
-        ? await verifyPassword(user.passwordHash, body.currentPassword)
-        : await verifyAgainstNothing(body.currentPassword);
-      if (!matches) throw invalidInput({ 'body.currentPassword': 'is not your current password' });
-      await deps.throttle.recordSuccess(keys, reserved);
+      await assertIsCurrentPassword(deps.throttle, user, body.currentPassword, clientAddress);
     }
     await withTransaction(deps.db, (tx) => deleteUserMfa(tx, user.id));
     return this.statusOf(user);

@@ -23,12 +23,8 @@ import {
   updateUser,
 } from '../../storage/repositories/users.repository.js';
 import { assertCanGrantRole, assertCanManageUser } from './access-rules.js';
-import {
-  assertPasswordPolicy,
-  hashPassword,
-  verifyAgainstNothing,
-  verifyPassword,
-} from './bounded-password-hashing.js';
+import { assertPasswordPolicy, hashPassword } from './bounded-password-hashing.js';
+import { assertIsCurrentPassword as assertCurrentPasswordOf } from './current-password.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { SessionsService } from './sessions.service.js';
 import { isUserPrincipal } from './user-principal.js';
@@ -48,19 +44,8 @@ export type UpdateUserInput = UpdateUserBody & { clientAddress?: string };
 
 /** Users of the instance (`users:manage`): list, create, change, delete; and one's own password. */
 export function createUsersService(deps: { db: Db; sessions: SessionsService; clock: Clock; throttle: LoginThrottle }) {
-  /**
-   * Proves the person knows their password now (ASVS 6.2.3): each check reserves an attempt of the
-   * login backoff first, like a sign-in (RATE_LIMITED while in backoff), given back only when it matches.
-   */
-  const assertIsCurrentPassword = async (user: UserRow, currentPassword: string, clientAddress: string) => {
-    const keys = deps.throttle.keysFor(user.email, clientAddress);
-    const reserved = await deps.throttle.reserveAttempt(keys);
-    const matches = user.passwordHash
-      ? await verifyPassword(user.passwordHash, currentPassword)
-      : await verifyAgainstNothing(currentPassword);
-    if (!matches) throw invalidInput({ 'body.currentPassword': 'is not your current password' });
-    await deps.throttle.recordSuccess(keys, reserved);
-  };
+  const assertIsCurrentPassword = (user: UserRow, currentPassword: string, clientAddress: string) =>
+    assertCurrentPasswordOf(deps.throttle, user, currentPassword, clientAddress);
 
   /**
    * A signed-in user changing their own password through `users.update` proves they know the current
