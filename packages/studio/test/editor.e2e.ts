@@ -213,6 +213,35 @@ describe('the body editor in Chromium', () => {
     expect(await page.locator('.cm-content').getAttribute('aria-invalid')).toBeNull();
   });
 
+  it('fetches the HTML grammars only for a body with a `<`, and then closes a typed tag as before', async () => {
+    const htmlChunks: string[] = [];
+    const listen = (request: { url(): string }) => {
+      if (/\/assets\/markdown-html-[^/]+\.js$/.test(request.url())) htmlChunks.push(request.url());
+    };
+    page.on('request', listen);
+    try {
+      const created = await create('no-html-yet', 'md', 'Plain words only.');
+      await page.goto(studio(`/content/note/${created.documentId}`));
+      await page.locator('.cm-content').waitFor();
+      await page.getByText('No changes').waitFor();
+      expect(htmlChunks).toEqual([]);
+
+      await page.locator('.cm-line').first().click();
+      await page.keyboard.press('End');
+      const fetched = page.waitForResponse((response) => /\/assets\/markdown-html-[^/]+\.js$/.test(response.url()));
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('<');
+      await fetched;
+      await settled();
+      // `markdown()`'s HTML support, as before the split: `>` after `<div` in an HTML block closes the tag.
+      await page.keyboard.type('div>');
+      await page.locator('.cm-line').nth(2).getByText('<div></div>', { exact: true }).waitFor();
+      expect(htmlChunks).toHaveLength(1);
+    } finally {
+      page.off('request', listen);
+    }
+  });
   it('reports how long a list of 20 takes to appear (measured, not asserted)', async () => {
     await Promise.all(Array.from({ length: 25 }, (_, i) => create(`list/n-${i}`, 'md', `Body ${i}`, `Note ${i}`)));
     const timed = await context.newPage();

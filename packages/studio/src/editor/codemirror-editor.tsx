@@ -1,5 +1,4 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { markdown } from '@codemirror/lang-markdown';
 import { diagnosticCount, linter, lintGutter } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, highlightSpecialChars, keymap, lineNumbers, placeholder } from '@codemirror/view';
@@ -9,6 +8,7 @@ import { FORMAT_SHORTCUTS } from './body-editor-handle.js';
 import { lineSeparatorOf } from './line-endings.js';
 import type { MarkdownEditorProps } from './markdown-editor.js';
 import { type FormatCommand, formatText } from './markdown-format.js';
+import { loadedMarkdownHtml, loadMarkdownHtml, markdownSupport, mayHoldHtml } from './markdown-language.js';
 import type { MdxProblem } from './mdx-check.js';
 import { mdxDiagnostic } from './mdx-diagnostic.js';
 
@@ -119,6 +119,7 @@ export default function CodeMirrorEditor({
   cursorMoved.current = onCursorLine;
   const cursorLine = useRef(1);
   const checking = useRef(new Compartment());
+  const language = useRef(new Compartment());
   const checkedFormat = useRef(format);
   const [problem, setProblem] = useState<MdxProblem | null>(null);
   const problemId = useId();
@@ -149,6 +150,21 @@ export default function CodeMirrorEditor({
     const separator = lineSeparatorOf(value);
     setProblem(null);
     checkedFormat.current = format;
+    let destroyed = false;
+    let htmlWanted = loadedMarkdownHtml() !== null;
+    /** Fetches the HTML part of the Markdown support (markdown-language.ts) and switches to it. */
+    const wantHtml = () => {
+      if (htmlWanted) return;
+      htmlWanted = true;
+      loadMarkdownHtml().then(
+        (html) => {
+          if (!destroyed) editor.dispatch({ effects: language.current.reconfigure(markdownSupport(html)) });
+        },
+        () => {
+          htmlWanted = false; // not loaded (offline?): the next `<` typed tries again
+        },
+      );
+    };
     const editor = new EditorView({
       parent: host.current,
       state: EditorState.create({
@@ -159,7 +175,7 @@ export default function CodeMirrorEditor({
           history(),
           highlightSpecialChars(),
           EditorView.lineWrapping,
-          markdown(),
+          language.current.of(markdownSupport(loadedMarkdownHtml())),
           placeholder('Write the body in Markdown…'),
           EDITOR_THEME,
           checking.current.of(format === 'mdx' ? mdxLint() : []),
@@ -199,7 +215,14 @@ export default function CodeMirrorEditor({
             diagnosticCount(editor.state) > 0 ? { 'aria-invalid': 'true' } : null,
           ),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) changed.current(update.state.sliceDoc());
+            if (update.docChanged) {
+              changed.current(update.state.sliceDoc());
+              if (!htmlWanted) {
+                update.changes.iterChanges((_fromA, _toA, _fromB, _toB, inserted) => {
+                  if (mayHoldHtml(inserted.toString())) wantHtml();
+                });
+              }
+            }
             if (update.selectionSet || update.docChanged) {
               const line = update.state.doc.lineAt(update.state.selection.main.head).number;
               if (line !== cursorLine.current) {
@@ -212,11 +235,13 @@ export default function CodeMirrorEditor({
       }),
     });
     view.current = editor;
+    if (mayHoldHtml(value)) wantHtml();
     // The text scrolls inside its box, so the scroller is a keyboard stop of its own (WCAG 2.1.1; axe's
     // scrollable-region rule does not count the contenteditable inside as focusable content).
     editor.scrollDOM.tabIndex = 0;
     if (handle) handle.current = handleFor(editor);
     return () => {
+      destroyed = true;
       if (handle) handle.current = null;
       view.current = null;
       editor.destroy();
