@@ -7,8 +7,9 @@ import { type Clock, systemClock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import { registerAuditHook } from './http/audit-hook.js';
 import { registerCompression } from './http/compression.js';
-import { createApp, type LogStream, registerAccessHooks } from './http/create-app.js';
+import { createApp, type EarlySlot, type LogStream, registerAccessHooks } from './http/create-app.js';
 import { createDeferredCompilers } from './http/deferred-compilers.js';
+import { createEarlyReads, NO_EARLY_ANSWER } from './http/early-reads.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStudioStatic } from './http/studio-static.js';
@@ -67,7 +68,12 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     await migrate(rawDb);
     // Route schemas compile at their route's first request, never all at once (http/deferred-compilers.ts).
     const compilers = createDeferredCompilers();
-    const app = createApp(config, { compilers, ...(options.logStream ? { logStream: options.logStream } : {}) });
+    const early: EarlySlot = { answer: NO_EARLY_ANSWER };
+    const app = createApp(config, {
+      compilers,
+      early,
+      ...(options.logStream ? { logStream: options.logStream } : {}),
+    });
     // First of the onSend hooks: every route's own scope runs its hooks after it.
     registerCompression(app);
     // PGlite's stand-in for autovacuum; a no-op on PostgreSQL (docs/operations.md).
@@ -117,7 +123,8 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     registerSecurityHeaders(app, { publicUrl: config.publicUrl });
     registerStudioStatic(app, options.studioDir ? { root: options.studioDir } : {});
     registerRateLimit(app, { db: rawDb, clock: options.clock ?? systemClock, perMinute: config.rateLimitPerMinute });
-    registerAccessHooks(app, { strategies: surfaces.flatMap((s) => s.authStrategies ?? []), targets });
+    const strategies = surfaces.flatMap((surface) => surface.authStrategies ?? []);
+    registerAccessHooks(app, { strategies, targets });
     registerAuditHook(app, { recorder: audit });
     mountActions(app, actions);
     app.addHook('preClose', (done) => {
@@ -125,6 +132,13 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       done();
     });
     await app.ready();
+    early.answer = createEarlyReads({
+      reads: surfaces.flatMap((surface) => surface.earlyReads ?? []),
+      strategies,
+      targets,
+      log: app.log,
+      publicUrl: config.publicUrl,
+    });
 
     let started = false;
     let closing: Promise<void> | null = null;

@@ -12,7 +12,10 @@ export function scopesInContext(ctx: RequestContext): ReadonlySet<Scope> {
  * The rule of every action: all scopes of `permissions`, and one of `anyPermissions` when declared.
  * Returns the error to answer, or null when the scopes suffice.
  */
-export function permissionFailure(action: AnyAction, scopes: ReadonlySet<Scope>): CmsError | null {
+export function permissionFailure(
+  action: Pick<AnyAction, 'permissions' | 'anyPermissions'>,
+  scopes: ReadonlySet<Scope>,
+): CmsError | null {
   const missing = action.permissions.filter((scope) => !scopes.has(scope));
   if (missing.length > 0) {
     return new CmsError('FORBIDDEN', `This needs the ${missing.join(', ')} permission.`, { missing });

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { CmsError } from '@cms/core';
 import cookie from '@fastify/cookie';
@@ -10,6 +10,7 @@ import { authorize } from './authorize.js';
 import { createClientErrorHandler } from './client-errors.js';
 import { csrfCheck } from './csrf.js';
 import type { DeferredCompilers } from './deferred-compilers.js';
+import { type EarlyAnswer, NO_EARLY_ANSWER } from './early-reads.js';
 import { registerErrorEnvelope, sendError } from './error-envelope.js';
 import { ANONYMOUS } from './request-context.js';
 import { generateRequestId, registerRequestId } from './request-id.js';
@@ -30,9 +31,11 @@ export interface LogStream {
  */
 export function createApp(
   config: ServerConfig,
-  options: { logStream?: LogStream; compilers?: DeferredCompilers } = {},
+  options: { logStream?: LogStream; compilers?: DeferredCompilers; early?: EarlySlot } = {},
 ): FastifyInstance {
   let log: FastifyInstance['log'] | undefined;
+  let closing = false;
+  const early = options.early ?? { answer: NO_EARLY_ANSWER };
   const app: FastifyInstance = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: generateRequestId,
@@ -48,10 +51,22 @@ export function createApp(
     // Slow clients are cut off with 408 in the envelope (docs/configuration.md "Timeouts").
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
-    http: {
-      headersTimeout: config.headersTimeoutMs,
-      // How often Node checks the timeouts above: often enough that they hold to within a second.
-      connectionsCheckingInterval: checkingIntervalMs(config),
+    // Fastify's own HTTP server, with reads answered before routing in front of its handler
+    // (early-reads.ts); never while closing, when the full chain refuses every request.
+    serverFactory: (handler) => {
+      const server = createServer(
+        {
+          headersTimeout: config.headersTimeoutMs,
+          // How often Node checks the timeouts: often enough that they hold to within a second.
+          connectionsCheckingInterval: checkingIntervalMs(config),
+        },
+        (request, response) => {
+          if (closing || !early.answer(request, response)) handler(request, response);
+        },
+      );
+      server.requestTimeout = config.requestTimeoutMs;
+      server.keepAliveTimeout = config.keepAliveTimeoutMs;
+      return server;
     },
     clientErrorHandler: createClientErrorHandler(() => log ?? app.log),
     // Router refusals (a path that is not valid percent-encoded UTF-8, a path segment over the
@@ -79,8 +94,15 @@ export function createApp(
   app.register(cookie);
   registerErrorEnvelope(app);
   registerRequestId(app);
-  registerConnectionDrain(app);
+  registerConnectionDrain(app, () => {
+    closing = true;
+  });
   return app;
+}
+
+/** Where the server puts its early answer once its modules are set up (early-reads.ts). */
+export interface EarlySlot {
+  answer: EarlyAnswer;
 }
 
 /**
@@ -143,7 +165,7 @@ function registerEmptyJsonBody(app: FastifyInstance): void {
  * (a file still streaming) ends its socket when it finishes. A connection that never sent a request is
  * closed at once.
  */
-function registerConnectionDrain(app: FastifyInstance): void {
+function registerConnectionDrain(app: FastifyInstance, onClosing: () => void): void {
   let closing = false;
   // Node closes idle keep-alive connections on close, but not one that never sent a request (an HTTP
   // client's spare connection): that one would hold the close open until the headers timeout.
@@ -155,6 +177,7 @@ function registerConnectionDrain(app: FastifyInstance): void {
   app.server.on('request', (request: IncomingMessage) => unused.delete(request.socket));
   app.addHook('preClose', async () => {
     closing = true;
+    onClosing();
     for (const socket of unused) socket.destroy();
   });
   // Registered before the access hooks (registerAccessHooks runs after createApp), so it runs first.

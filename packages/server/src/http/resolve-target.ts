@@ -1,6 +1,9 @@
 import { CmsError } from '@cms/core';
 import type { FastifyRequest } from 'fastify';
+import type { EnvironmentRow } from '../storage/repositories/environments.repository.js';
+import type { ProjectRow } from '../storage/repositories/projects.repository.js';
 import type { TargetResolver } from '../tenancy/target-resolver.js';
+import type { Principal, Target } from './request-context.js';
 import { readTargetHeaders } from './target-guard.js';
 
 /**
@@ -26,13 +29,34 @@ export function createResolveTarget(resolver: TargetResolver) {
     if (!principal.canAccess(slug, name)) throw new CmsError('FORBIDDEN', 'You have no access to this environment.');
     const environment = await resolver.findEnvironment(project, name);
     if (!environment) throw new CmsError('ENVIRONMENT_NOT_FOUND', `No environment "${name}" in project "${slug}".`);
-    request.ctx.target = {
-      projectId: project.id,
-      projectSlug: project.slug,
-      environmentId: environment.id,
-      environmentName: environment.name,
-      extendsEnvironmentId: environment.extendsId,
-      isDefaultEnvironment: environment.isDefault,
-    };
+    request.ctx.target = targetOf(project, environment);
   };
+}
+
+/** The request's target: a project and one of its environments. */
+export function targetOf(project: ProjectRow, environment: EnvironmentRow): Target {
+  return {
+    projectId: project.id,
+    projectSlug: project.slug,
+    environmentId: environment.id,
+    environmentName: environment.name,
+    extendsEnvironmentId: environment.extendsId,
+    isDefaultEnvironment: environment.isDefault,
+  };
+}
+
+/**
+ * The target the access steps would resolve for a project and environment name, from the target cache
+ * alone; undefined when only a query could tell, or when the steps would refuse (no access, unknown).
+ */
+export function resolveKnownTarget(
+  resolver: TargetResolver,
+  principal: Principal,
+  slug: string,
+  name: string,
+): Target | undefined {
+  if (!principal.canAccess(slug, null) || !principal.canAccess(slug, name)) return undefined;
+  const project = resolver.cachedProject(slug);
+  const environment = project ? resolver.cachedEnvironment(project, name) : undefined;
+  return project && environment ? targetOf(project, environment) : undefined;
 }

@@ -60,9 +60,23 @@ export function isNoStoreAction(actionId: string): boolean {
   return NO_STORE_ACTIONS.some((entry) => (entry.endsWith('.') ? actionId.startsWith(entry) : actionId === entry));
 }
 
+/**
+ * The policy's headers of a JSON answer of an action outside NO_STORE_ACTIONS, as `applyPolicy` sets
+ * them: for answers written before routing (early-reads.ts), which no `onSend` hook sees.
+ */
+export function jsonAnswerHeaders(options: { publicUrl: string }): Readonly<Record<string, string>> {
+  return {
+    ...SECURITY_HEADERS.always,
+    ...(isHttps(options.publicUrl) ? { 'strict-transport-security': SECURITY_HEADERS.hsts } : {}),
+    'content-security-policy': SECURITY_HEADERS.apiCsp,
+  };
+}
+
+const isHttps = (publicUrl: string) => new URL(publicUrl).protocol === 'https:';
+
 /** Registers the policy; `publicUrl` decides HSTS. */
 export function registerSecurityHeaders(app: FastifyInstance, options: { publicUrl: string }): void {
-  const https = new URL(options.publicUrl).protocol === 'https:';
+  const https = isHttps(options.publicUrl);
   app.addHook('onSend', (request, reply, payload, done) => {
     applyPolicy(request, reply, https);
     done(null, payload);

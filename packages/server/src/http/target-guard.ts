@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { CmsError } from '@cms/core';
 import type { FastifyRequest } from 'fastify';
 
@@ -5,11 +6,14 @@ export const PROJECT_HEADER = 'x-cms-project';
 export const ENVIRONMENT_HEADER = 'x-cms-environment';
 
 /** The routing headers as sent, trimmed; empty counts as absent. */
-export function readTargetHeaders(request: FastifyRequest): { project: string | null; environment: string | null } {
+export function readTargetHeaders(request: { headers: IncomingHttpHeaders }): {
+  project: string | null;
+  environment: string | null;
+} {
   return { project: headerValue(request, PROJECT_HEADER), environment: headerValue(request, ENVIRONMENT_HEADER) };
 }
 
-function headerValue(request: FastifyRequest, name: string): string | null {
+function headerValue(request: { headers: IncomingHttpHeaders }, name: string): string | null {
   const raw = request.headers[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
   return value?.trim() || null;

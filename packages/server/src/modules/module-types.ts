@@ -6,6 +6,7 @@ import type { AuditRecorder } from '../audit/audit-recorder.js';
 import type { Clock } from '../clock.js';
 import type { ServerConfig } from '../config.js';
 import type { AuthStrategy } from '../http/authenticate.js';
+import type { EarlyRead } from '../http/early-reads.js';
 import type { Db } from '../storage/db.js';
 import type { InvalidationBus } from '../tenancy/invalidation.js';
 import type { TargetResolver } from '../tenancy/target-resolver.js';
@@ -46,6 +47,8 @@ export interface ServiceRegistry {
 export interface ModuleSurface {
   actions?: readonly AnyAction[];
   authStrategies?: readonly AuthStrategy[];
+  /** Reads answered from memory before routing, when memory can decide every access step (http/early-reads.ts). */
+  earlyReads?: readonly EarlyRead[];
   /** Starts background work (workers) once the server listens. */
   start?: () => Promise<void> | void;
   /** Stops background work during graceful shutdown. */

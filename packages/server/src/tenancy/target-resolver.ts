@@ -8,6 +8,10 @@ import type { InvalidationBus } from './invalidation.js';
 export interface TargetResolver {
   findProject(slug: string): Promise<ProjectRow | null>;
   findEnvironment(project: ProjectRow, name: string): Promise<EnvironmentRow | null>;
+  /** The cached project, or undefined when only a query could tell (not cached, or the bus not live). */
+  cachedProject(slug: string): ProjectRow | null | undefined;
+  /** The cached environment, or undefined when only a query could tell. */
+  cachedEnvironment(project: ProjectRow, name: string): EnvironmentRow | null | undefined;
   /**
    * Drops every cached row now. For the process that made a change, after it commits: the `targets`
    * invalidation reaches this process's own cache only when the notification comes back (PostgreSQL).
@@ -16,6 +20,8 @@ export interface TargetResolver {
 }
 
 const MAX_ENTRIES = 10_000;
+
+const environmentKey = (project: ProjectRow, name: string) => `${project.id}\u0000${name}`;
 
 /**
  * Creates the resolver; the cache is safe to lose and cleared on any `targets` invalidation. It is
@@ -33,6 +39,8 @@ export function createTargetResolver(db: Queryable, bus: InvalidationBus): Targe
     },
     findProject: (slug) => projects.fetch(slug, () => findProjectBySlug(db, slug)),
     findEnvironment: (project, name) =>
-      environments.fetch(`${project.id}\u0000${name}`, () => findEnvironment(db, project.id, name)),
+      environments.fetch(environmentKey(project, name), () => findEnvironment(db, project.id, name)),
+    cachedProject: (slug) => projects.cached(slug),
+    cachedEnvironment: (project, name) => environments.cached(environmentKey(project, name)),
   };
 }

@@ -20,7 +20,12 @@ async function busOnTestDatabase() {
   return { db: database.db, bus };
 }
 
-const answer = (bytes: number) => ({ body: Buffer.alloc(bytes, 'x'), etag: '"e"' });
+const answer = (bytes: number) => ({
+  body: Buffer.alloc(bytes, 'x'),
+  etag: '"e"',
+  access: { permissions: ['content:read' as const] },
+  logUrl: '/api/v1/content',
+});
 /** On PostgreSQL a NOTIFY comes back through the LISTEN connection a moment after it is sent. */
 const heard = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 5 });
 

@@ -124,6 +124,20 @@ export function createApiKeyAuthenticator(
     return entry.row.kind === 'cli' ? principalOfCliKey(entry.row) : entry.principal;
   };
 
+  // From memory: a key in the cache, neither revoked nor expired, and not a CLI key (whose user is
+  // read at every use). Anything else takes the strategy above (a query, a refusal, an audit entry).
+  strategy.known = (headers) => {
+    const header = headers.authorization;
+    if (!header?.startsWith('Bearer ')) return null;
+    const parsed = parseApiKey(header.slice('Bearer '.length).trim());
+    if (!parsed || parsed.kind === 'cli') return undefined;
+    const entry = cache.cached(parsed.apiKey);
+    if (!entry || entry.row.kind !== parsed.kind || entry.row.revokedAt) return undefined;
+    if (entry.row.expiresAt && entry.row.expiresAt.getTime() <= clock().getTime()) return undefined;
+    used.add(entry.row.id);
+    return entry.principal;
+  };
+
   return {
     strategy,
     flush,

@@ -93,6 +93,9 @@ export function createSessionAuthenticator(deps: {
     });
   };
 
+  // Sessions are never cached (see above): a request with a cookie always takes the strategy.
+  strategy.known = (headers) => (headers.cookie ? undefined : null);
+
   const prune = async () => {
     const now = deps.clock();
     await deleteExpiredSessions(deps.db, now, new Date(now.getTime() - SESSION_IDLE_MS));

@@ -1,7 +1,7 @@
 import type { ModuleSurface, ServerDeps } from '../module-types.js';
 import type { DomainShared } from './domain-shared.js';
 import { createPublishedReadCache } from './read-cache/published-read-cache.js';
-import { publishedReadHooks } from './read-cache/published-read-http.js';
+import { earlyPublishedRead, publishedReadHooks } from './read-cache/published-read-http.js';
 import { contentReadsActions } from './reads/content-reads.actions.js';
 import { ContentReadsService } from './reads/content-reads.service.js';
 import { createPreviewAuthStrategy } from './reads/preview-auth-strategy.js';
@@ -39,10 +39,11 @@ export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShar
     publicUrl: deps.config.publicUrl,
   });
   const cache = createPublishedReadCache({ bus: deps.bus, maxBytes: deps.config.readCacheBytes });
-  const cacheHooks = publishedReadHooks(cache, {
+  const httpCache = {
     maxAgeSeconds: deps.config.httpCacheMaxAgeSeconds,
     staleWhileRevalidateSeconds: deps.config.httpCacheStaleWhileRevalidateSeconds,
-  });
+  };
+  const cacheHooks = publishedReadHooks(cache, httpCache);
   // Published reads answer from memory, with ETag/304 (read-cache/): the content get and list routes.
   const contentReads = contentReadsActions(reads).map((action) =>
     CACHED_READS.has(action.id) ? { ...action, setupScope: cacheHooks } : action,
@@ -55,6 +56,8 @@ export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShar
       ...previewEventsActions(previewEvents, previewHub),
     ],
     authStrategies: [createPreviewAuthStrategy({ secret: deps.config.previewTokenSecret, clock: deps.clock })],
+    // A hit to an API key is answered before routing, when memory can decide every access step.
+    earlyReads: [earlyPublishedRead(cache, httpCache)],
     closing: () => previewHub.closeAll(),
   };
 }

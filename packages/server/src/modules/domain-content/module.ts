@@ -33,6 +33,7 @@ export const domainContentModule: ServerModule = {
     return {
       actions: areas.flatMap((area) => area.actions ?? []),
       authStrategies: areas.flatMap((area) => area.authStrategies ?? []),
+      earlyReads: areas.flatMap((area) => area.earlyReads ?? []),
       start: async () => {
         for (const area of areas) await area.start?.();
       },

@@ -10,6 +10,7 @@
  * or stored.
  */
 import { LRUCache } from 'lru-cache';
+import type { AnyAction } from '../../../actions/define-action.js';
 import type { InvalidationBus } from '../../../tenancy/invalidation.js';
 
 /** One cached answer: the body bytes and their strong ETag. */
@@ -21,6 +22,10 @@ export interface CachedAnswer {
    * from the cache costs no compression; null for a body too small to be worth it.
    */
   encoded?: { br: Buffer; gzip: Buffer } | null;
+  /** The permissions of the route that answered it: a caller answered from memory must hold them. */
+  access: Pick<AnyAction, 'permissions' | 'anyPermissions'>;
+  /** The URL as the request log line shows it (http/log-url.ts), worked out once when stored. */
+  logUrl: string;
 }
 
 interface Entry extends CachedAnswer {

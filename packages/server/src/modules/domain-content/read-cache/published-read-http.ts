@@ -6,20 +6,23 @@
  * `private, no-store` and never come from the cache.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   COMPRESS_MIN_BYTES,
   type ContentEncoding,
   compressSync,
   encodesItsOwnAnswer,
-  markEncoded,
   negotiateEncoding,
 } from '../../../http/compression.js';
+import type { EarlyRead } from '../../../http/early-reads.js';
+import { urlForLog } from '../../../http/log-url.js';
 import type { CachedAnswer, PublishedReadCache } from './published-read-cache.js';
 
 /** What the published answer depends on besides the URL: routing headers, locale and API key. */
 export const PUBLISHED_VARY = 'Authorization, X-CMS-Project, X-CMS-Environment, X-CMS-Locale';
 const PRIVATE = 'private, no-store';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** HTTP caching settings (docs/configuration.md). */
 export interface HttpCacheSettings {
@@ -64,9 +67,9 @@ function publicCacheControl(settings: HttpCacheSettings): string {
  * is parsed and validated: only a URL whose own request passed validation and answered 200 is ever
  * stored, so the same URL needs no validation again. Two spellings of one query are two entries.
  */
-function keyOf(request: FastifyRequest, environmentId: string): string {
-  const locale = request.headers['x-cms-locale'] ?? '';
-  return `${environmentId}|${request.url}|${locale}`;
+function keyOf(url: string, headers: IncomingHttpHeaders, environmentId: string): string {
+  const locale = headers['x-cms-locale'] ?? '';
+  return `${environmentId}|${url}|${locale}`;
 }
 
 /**
@@ -81,13 +84,13 @@ function planOf(request: FastifyRequest, cache: PublishedReadCache): Plan | null
   if (request.method !== 'GET' || query?.draft === true || query?.release !== undefined || !ctx.target) return null;
   if (ctx.principal.type === 'preview') return null;
   const { environmentId } = ctx.target;
-  return { environmentId, key: keyOf(request, environmentId), stamp: cache.stamp() };
+  return { environmentId, key: keyOf(request.url, request.headers, environmentId), stamp: cache.stamp() };
 }
 
-function asksForFreshAnswer(request: FastifyRequest): boolean {
-  const control = request.headers['cache-control'];
+function asksForFreshAnswer(headers: IncomingHttpHeaders): boolean {
+  const control = headers['cache-control'];
   if (typeof control === 'string' && /(^|,)\s*no-cache\s*(,|$)/i.test(control)) return true;
-  return request.headers.pragma === 'no-cache';
+  return headers.pragma === 'no-cache';
 }
 
 function isDraftRead(request: FastifyRequest): boolean {
@@ -96,29 +99,67 @@ function isDraftRead(request: FastifyRequest): boolean {
 }
 
 /**
- * The bytes and ETag of an answer for this request's `Accept-Encoding`: Brotli, gzip or plain. Each
- * encoding is its own representation, so its strong ETag is the plain one with `-br` or `-gzip`.
+ * The bytes and ETag of an answer for this `Accept-Encoding`: Brotli, gzip or plain. Each encoding is
+ * its own representation, so its strong ETag is the plain one with `-br` or `-gzip`.
  */
-function representationOf(request: FastifyRequest, answer: CachedAnswer) {
-  const encoding: ContentEncoding | null = answer.encoded
-    ? negotiateEncoding(request.headers['accept-encoding'])
-    : null;
+function representationOf(acceptEncoding: IncomingHttpHeaders['accept-encoding'], answer: CachedAnswer) {
+  const encoding: ContentEncoding | null = answer.encoded ? negotiateEncoding(acceptEncoding) : null;
   if (!encoding || !answer.encoded) return { body: answer.body, etag: answer.etag, encoding: null };
   return { body: answer.encoded[encoding], etag: `${answer.etag.slice(0, -1)}-${encoding}"`, encoding };
 }
 
-/** A stored answer: the body, its ETag, and its compressed forms when it is large enough. */
-function answerOf(body: Buffer): CachedAnswer {
+/** A stored answer: the body, its ETag, its compressed forms when it is large enough, who may read it. */
+function answerOf(body: Buffer, request: FastifyRequest): CachedAnswer {
   const encoded =
     body.byteLength >= COMPRESS_MIN_BYTES ? { br: compressSync(body, 'br'), gzip: compressSync(body, 'gzip') } : null;
-  return { body, etag: etagOf(body), encoded };
+  const action = request.routeOptions.config.action;
+  const access = { permissions: action?.permissions ?? [], anyPermissions: action?.anyPermissions ?? [] };
+  return { body, etag: etagOf(body), encoded, access, logUrl: urlForLog(request) };
 }
 
-/** Headers of a published answer with this ETag. */
-function setPublishedHeaders(request: FastifyRequest, reply: FastifyReply, etag: string, settings: HttpCacheSettings) {
-  reply.header('etag', etag);
-  reply.header('cache-control', request.ctx.principal.viaSession ? PRIVATE : publicCacheControl(settings));
-  reply.header('vary', PUBLISHED_VARY);
+/**
+ * The answer to a published read from a stored one, for this request's headers: 200 with the
+ * representation its `Accept-Encoding` takes, or 304 when `If-None-Match` names it; the ETag, the
+ * caching headers (`private, no-store` to a session) and the `Vary` a CDN needs.
+ */
+function publishedAnswer(
+  headers: IncomingHttpHeaders,
+  stored: CachedAnswer,
+  viaSession: boolean,
+  settings: HttpCacheSettings,
+): { statusCode: 200 | 304; headers: Record<string, string>; body: Buffer | null } {
+  const answer = representationOf(headers['accept-encoding'], stored);
+  const answerHeaders: Record<string, string> = {
+    etag: answer.etag,
+    'cache-control': viaSession ? PRIVATE : publicCacheControl(settings),
+    vary: `${PUBLISHED_VARY}, Accept-Encoding`,
+    ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),
+  };
+  if (matchesIfNoneMatch(headers['if-none-match'], answer.etag)) {
+    return { statusCode: 304, headers: answerHeaders, body: null };
+  }
+  return { statusCode: 200, headers: { ...answerHeaders, 'content-type': JSON_TYPE }, body: answer.body };
+}
+
+/** Sends a published answer through Fastify (the route's own hooks). */
+function sendPublished(reply: FastifyReply, answer: ReturnType<typeof publishedAnswer>): void {
+  reply.headers(answer.headers);
+  reply.code(answer.statusCode).send(answer.body ?? undefined);
+}
+
+/**
+ * The published read answered before routing (http/early-reads.ts): a stored answer for the URL, in
+ * the request's environment and locale, to an API key (never a session or a preview token) that did not
+ * ask for a fresh answer. The early step checks the caller holds the permissions of the route that
+ * stored it.
+ */
+export function earlyPublishedRead(cache: PublishedReadCache, settings: HttpCacheSettings): EarlyRead {
+  return ({ url, headers, principal, target }) => {
+    if (principal.type !== 'apiKey' || principal.viaSession || asksForFreshAnswer(headers)) return null;
+    const hit = cache.get(target.environmentId, keyOf(url, headers, target.environmentId));
+    if (!hit) return null;
+    return { ...publishedAnswer(headers, hit, false, settings), access: hit.access, logUrl: hit.logUrl };
+  };
 }
 
 /**
@@ -138,21 +179,17 @@ export function publishedReadHooks(cache: PublishedReadCache, settings: HttpCach
       const { target, principal } = request.ctx;
       // `Cache-Control: no-cache` (or `Pragma: no-cache`) asks for an answer read now: the fresh
       // answer still replaces the one in memory.
-      if (request.method !== 'GET' || !target || principal.type === 'preview' || asksForFreshAnswer(request)) {
+      if (request.method !== 'GET' || !target || principal.type === 'preview' || asksForFreshAnswer(request.headers)) {
         done();
         return;
       }
-      const hit = cache.get(target.environmentId, keyOf(request, target.environmentId));
+      const hit = cache.get(target.environmentId, keyOf(request.url, request.headers, target.environmentId));
       if (!hit) {
         done();
         return;
       }
       encodesItsOwnAnswer(request);
-      const answer = representationOf(request, hit);
-      setPublishedHeaders(request, reply, answer.etag, settings);
-      markEncoded(reply, answer.encoding);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) reply.code(304).send();
-      else reply.code(200).type('application/json; charset=utf-8').send(answer.body);
+      sendPublished(reply, publishedAnswer(request.headers, hit, principal.viaSession, settings));
     });
     scope.addHook('preHandler', (request, _reply, done) => {
       const plan = planOf(request, cache);
@@ -174,17 +211,12 @@ export function publishedReadHooks(cache: PublishedReadCache, settings: HttpCach
         done(null, payload);
         return;
       }
-      const stored = answerOf(Buffer.from(payload));
+      const stored = answerOf(Buffer.from(payload), request);
       cache.store(plan.environmentId, plan.key, plan.stamp, stored);
-      const answer = representationOf(request, stored);
-      setPublishedHeaders(request, reply, answer.etag, settings);
-      markEncoded(reply, answer.encoding);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) {
-        reply.code(304);
-        done(null, '');
-        return;
-      }
-      done(null, answer.body);
+      const answer = publishedAnswer(request.headers, stored, request.ctx.principal.viaSession, settings);
+      reply.headers(answer.headers);
+      reply.code(answer.statusCode);
+      done(null, answer.body ?? '');
     });
   };
 }
