@@ -26,14 +26,18 @@ export function compressedMode(env = process.env) {
   return /** @type {'on' | 'only' | 'off'} */ (mode);
 }
 
-/** Starts a process and resolves with it once a stdout JSON line passes `ready`. */
+/**
+ * Starts a process and resolves with it once a stdout JSON line passes `ready`. Later output is read and
+ * dropped unparsed: this process also runs the load generator, and parsing tens of thousands of request
+ * lines a second (and keeping them) would slow the measurement of the very server that writes them.
+ */
 function startProcess(args, env, ready) {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let pending = '';
     const lines = [];
     child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
-    child.stdout.on('data', (chunk) => {
+    const read = (chunk) => {
       pending += chunk;
       const parts = pending.split('\n');
       pending = parts.pop() ?? '';
@@ -41,9 +45,15 @@ function startProcess(args, env, ready) {
         if (!part.startsWith('{')) continue;
         const line = JSON.parse(part);
         lines.push(line);
-        if (ready(line, lines)) resolve({ child, lines });
+        if (ready(line, lines)) {
+          child.stdout.off('data', read);
+          child.stdout.resume();
+          resolve({ child, lines });
+          return;
+        }
       }
-    });
+    };
+    child.stdout.on('data', read);
     child.stderr.resume();
   });
 }
