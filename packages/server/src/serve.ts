@@ -1,6 +1,8 @@
 /** Starts the server: settings, the database and the app, listen, the start banner, signals -> graceful stop. */
 import { join } from 'node:path';
+import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
+import type { LogStream } from './http/create-app.js';
 import { createPrettyLogStream, usesPrettyLogs } from './logging/pretty-log.js';
 import { formatStartBanner } from './logging/start-banner.js';
 import { ModuleValidationError } from './modules/loader.js';
@@ -8,6 +10,9 @@ import { createServer } from './server.js';
 import { hasDatabaseTemplate, isFirstStart } from './storage/pglite-first-start.js';
 
 const SHUTDOWN_TIMEOUT_MS = 25_000;
+/** JSON log lines are written in batches of about this many bytes, or at least this often. */
+const LOG_BUFFER_BYTES = 4096;
+const LOG_FLUSH_INTERVAL_MS = 200;
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
@@ -18,10 +23,9 @@ async function main(): Promise<void> {
     const how = hasDatabaseTemplate() ? "copying the build's template" : 'a few seconds';
     process.stderr.write(`cms: first start: creating the embedded database in ${config.dataDir} (${how})\n`);
   }
-  const server = await createServer(
-    config,
-    pretty ? { logStream: createPrettyLogStream(process.stdout, { color }) } : {},
-  );
+  const server = await createServer(config, {
+    logStream: pretty ? createPrettyLogStream(process.stdout, { color }) : jsonLogDestination(),
+  });
   const address = await server.listen();
   const startupMs = Math.round(performance.now() - startedAt);
   server.app.log.info(
@@ -56,6 +60,28 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * JSON lines to stdout, buffered: written in batches of about LOG_BUFFER_BYTES, and at least every
+ * LOG_FLUSH_INTERVAL_MS, off the event loop, so a busy server makes one write for many request lines
+ * instead of a blocking write each (docs/operations.md "Logs"). What is still buffered is written at exit,
+ * a crash included; only a `kill -9` can lose the last moment's lines.
+ */
+function jsonLogDestination(): LogStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
+  let buffered = false;
+  setInterval(() => {
+    if (!buffered) return;
+    buffered = false;
+    destination.flush();
+  }, LOG_FLUSH_INTERVAL_MS).unref();
+  return {
+    write(line: string): void {
+      buffered = true;
+      destination.write(line);
+    },
+  };
 }
 
 main().catch((error: unknown) => {
