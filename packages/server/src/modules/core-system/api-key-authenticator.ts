@@ -105,35 +105,40 @@ export function createApiKeyAuthenticator(
     }
   };
 
+  /** Why a stored key may not be used now, or null when it may. */
+  const refusalOf = (row: ApiKeyRow): 'revoked' | 'expired' | null => {
+    if (row.revokedAt) return 'revoked';
+    return row.expiresAt && row.expiresAt.getTime() <= clock().getTime() ? 'expired' : null;
+  };
+
   const strategy: AuthStrategy = async (request: FastifyRequest) => {
-    const header = request.headers.authorization;
-    if (!header?.startsWith('Bearer ')) return null;
-    const parsed = parseApiKey(header.slice('Bearer '.length).trim());
-    if (!parsed) throw new CmsError('UNAUTHORIZED', 'The API key is malformed: expected cms_key_<kind>_<secret>.');
+    const parsed = bearerKeyOf(request.headers.authorization);
+    if (parsed === null) return null;
+    if (parsed === MALFORMED) {
+      throw new CmsError('UNAUTHORIZED', 'The API key is malformed: expected cms_key_<kind>_<secret>.');
+    }
     const entry = await load(parsed.apiKey);
     if (!entry || entry.row.kind !== parsed.kind) throw new CmsError('UNAUTHORIZED', 'Unknown API key.');
-    if (entry.row.revokedAt) {
-      await recordRefusedUse(request, entry.row, 'revoked');
-      throw new CmsError('UNAUTHORIZED', 'This API key was revoked.');
-    }
-    if (entry.row.expiresAt && entry.row.expiresAt.getTime() <= clock().getTime()) {
-      await recordRefusedUse(request, entry.row, 'expired');
-      throw new CmsError('UNAUTHORIZED', 'This API key has expired: create a new one.');
+    const refusal = refusalOf(entry.row);
+    if (refusal) {
+      await recordRefusedUse(request, entry.row, refusal);
+      throw new CmsError(
+        'UNAUTHORIZED',
+        refusal === 'revoked' ? 'This API key was revoked.' : 'This API key has expired: create a new one.',
+      );
     }
     used.add(entry.row.id);
     return entry.row.kind === 'cli' ? principalOfCliKey(entry.row) : entry.principal;
   };
 
-  // From memory: a key in the cache, neither revoked nor expired, and not a CLI key (whose user is
-  // read at every use). Anything else takes the strategy above (a query, a refusal, an audit entry).
+  // From memory: a key in the cache that may be used now, and not a CLI key (whose user is read at
+  // every use). Anything else takes the strategy above (a query, a refusal, an audit entry).
   strategy.known = (headers) => {
-    const header = headers.authorization;
-    if (!header?.startsWith('Bearer ')) return null;
-    const parsed = parseApiKey(header.slice('Bearer '.length).trim());
-    if (!parsed || parsed.kind === 'cli') return undefined;
+    const parsed = bearerKeyOf(headers.authorization);
+    if (parsed === null) return null;
+    if (parsed === MALFORMED || parsed.kind === 'cli') return undefined;
     const entry = cache.cached(parsed.apiKey);
-    if (!entry || entry.row.kind !== parsed.kind || entry.row.revokedAt) return undefined;
-    if (entry.row.expiresAt && entry.row.expiresAt.getTime() <= clock().getTime()) return undefined;
+    if (!entry || entry.row.kind !== parsed.kind || refusalOf(entry.row)) return undefined;
     used.add(entry.row.id);
     return entry.principal;
   };
@@ -154,4 +159,12 @@ export function createApiKeyAuthenticator(
       await flush();
     },
   };
+}
+
+const MALFORMED = 'malformed';
+
+/** The key of an `Authorization: Bearer` header: null without one, MALFORMED when it is not shaped like a key. */
+function bearerKeyOf(header: string | undefined): ReturnType<typeof parseApiKey> | typeof MALFORMED | null {
+  if (!header?.startsWith('Bearer ')) return null;
+  return parseApiKey(header.slice('Bearer '.length).trim()) ?? MALFORMED;
 }
