@@ -7,8 +7,11 @@
  * BENCH_COMPRESSED: `on` (default), `only` (these rows alone), `off`. BENCH_COMPRESSED_ROUNDS (default 6),
  * BENCH_COMPRESSED_SECONDS per measurement (default 3), BENCH_COMPRESSED_CONNECTIONS (default 10),
  * BENCH_COMPRESSED_ACCEPT (default `br, gzip`; `identity` measures the same rows uncompressed).
+ * The CMS logs every request at `info`, its log going to a file in its data directory as in production;
+ * BENCH_COMPRESSED_LOG=pipe sends it to a pipe this process reads (and drops) instead.
  */
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +61,29 @@ function startProcess(args, env, ready) {
   });
 }
 
+/**
+ * Starts a process whose output goes to a file, as a server's log does in production (and as the other
+ * rows of the bench run it, processes.mjs), and resolves once a JSON line of that file passes `ready`.
+ * Nothing in this process reads the request lines the server writes while it is measured.
+ */
+async function startLoggingToFile(args, env, ready, logFile) {
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${args[0]} exited (${child.exitCode})`);
+    const lines = (await readFile(logFile, 'utf8'))
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    if (lines.some((line) => ready(line, lines))) return { child, lines };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGTERM');
+  throw new Error(`${args[0]} was not ready within 30 s`);
+}
+
 /** The bare server: one JSON argument { path: { headers, body (base64) } }, answers from memory. */
 const CEILING_SOURCE = `
 const http = require('node:http');
@@ -91,16 +117,25 @@ export async function runCompressedReads(env = process.env) {
   const seconds = Number(env.BENCH_COMPRESSED_SECONDS || 3);
   const connections = Number(env.BENCH_COMPRESSED_CONNECTIONS || 10);
   const accept = env.BENCH_COMPRESSED_ACCEPT || 'br, gzip';
+  const logTo = env.BENCH_COMPRESSED_LOG || 'file';
+  if (!['file', 'pipe'].includes(logTo)) throw new Error(`BENCH_COMPRESSED_LOG must be file or pipe, got "${logTo}"`);
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-compressed-'));
   const port = await freePort();
   const ceilingPort = await freePort();
   const processes = [];
   try {
-    const cms = await startProcess(
-      [MAIN],
-      { PORT: String(port), CMS_DATA_DIR: dataDir, LOG_FORMAT: 'json', LOG_LEVEL: 'info', NODE_ENV: 'development' },
-      (line) => line.msg === 'server listening',
-    );
+    const cmsEnv = {
+      PORT: String(port),
+      CMS_DATA_DIR: dataDir,
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'development',
+    };
+    const listening = (line) => line.msg === 'server listening';
+    const cms =
+      logTo === 'file'
+        ? await startLoggingToFile([MAIN], cmsEnv, listening, join(dataDir, 'server.log'))
+        : await startProcess([MAIN], cmsEnv, listening);
     processes.push(cms.child);
     // The key is written to the data directory, never to the log (docs/access-control.md "Development key").
     const keyFile = cms.lines.find((line) => line.devKeyFile)?.devKeyFile;
@@ -194,7 +229,7 @@ export async function runCompressedReads(env = process.env) {
         ratios: ratios.map((r) => Math.round(r * 100)),
       });
     }
-    return { accept, rounds, seconds, connections, rows };
+    return { accept, logTo, rounds, seconds, connections, rows };
   } finally {
     for (const child of processes) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -219,7 +254,7 @@ async function rawGet(url, headers) {
 /** @param {Awaited<ReturnType<typeof runCompressedReads>>} result */
 export function renderCompressedReads(result) {
   return [
-    `### Compressed cached reads vs a bare node:http server sending the same bytes (\`Accept-Encoding: ${result.accept}\`, ${result.connections} connections, ${result.rounds} alternating rounds of ${result.seconds} s)`,
+    `### Compressed cached reads vs a bare node:http server sending the same bytes (\`Accept-Encoding: ${result.accept}\`, request log to a ${result.logTo}, ${result.connections} connections, ${result.rounds} alternating rounds of ${result.seconds} s)`,
     '',
     '| read | encoding | bytes | CMS req/s (median) | bare node:http req/s (median) | median of ratios | ratios per round (%) | target |',
     '|---|---|---|---|---|---|---|---|',
