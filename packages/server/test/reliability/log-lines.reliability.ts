@@ -3,43 +3,27 @@
  * 200 ms after its answer. Stopping the server right after its last answer must still leave every line
  * in the output, whole: what is buffered is written at exit.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase, testEngine } from '../support/test-database.js';
 import { sendRequest } from '../support/test-server.js';
-import { ensureBuilt, insertAdminKey, prepareDataDir, startServerProcess } from './server-process.js';
+import { ensureBuilt, prepareServerStore, type ServerStore, startServerProcess } from './server-process.js';
 
-let dataDir: string;
-let database: TestDatabase | null = null;
-let env: Record<string, string>;
-let key: string;
+let store: ServerStore;
 
 beforeAll(async () => {
   ensureBuilt();
-  dataDir = await mkdtemp(join(tmpdir(), 'cms-log-lines-'));
-  if (testEngine() === 'postgres') {
-    database = await createTestDatabase();
-    key = await insertAdminKey(database.db);
-    env = { CMS_DATA_DIR: dataDir, DATABASE_URL: database.url as string, DATABASE_POOL_MAX: '5' };
-  } else {
-    key = await prepareDataDir(dataDir);
-    env = { CMS_DATA_DIR: dataDir };
-  }
+  store = await prepareServerStore('cms-log-lines-');
 });
 
 afterAll(async () => {
-  await database?.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await store.remove();
 });
 
 describe('buffered JSON log lines', () => {
   it('writes the request line of every answer, whole, when stopped right after the last one', async () => {
-    const server = await startServerProcess({ ...env, LOG_FORMAT: 'json' });
+    const server = await startServerProcess({ ...store.env, LOG_FORMAT: 'json' });
     const ids = Array.from({ length: 40 }, (_, n) => `log-line-${n}`);
     for (const id of ids) {
-      const answer = await sendRequest(server.url, key, 'GET', '/api/v1/me', { headers: { 'x-request-id': id } });
+      const answer = await sendRequest(server.url, store.key, 'GET', '/api/v1/me', { headers: { 'x-request-id': id } });
       expect(answer.status).toBe(200);
     }
     // At once: well within the 200 ms after which buffered lines are written anyway.

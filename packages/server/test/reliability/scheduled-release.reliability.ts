@@ -4,19 +4,16 @@
  * SIGKILL while publishing a large release leaves it whole or untouched, then publishes it once
  * after the restart. Counted by document versions and `release.published` events.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BLOG_SCHEMA_HASH, syncBody } from '../content/fixtures.js';
-import { createTestDatabase, type TestDatabase, testEngine } from '../support/test-database.js';
+import { type TestDatabase, testEngine } from '../support/test-database.js';
 import { sendRequest } from '../support/test-server.js';
 import { printFigures } from './figures.js';
 import {
   ensureBuilt,
-  insertAdminKey,
-  prepareDataDir,
+  prepareServerStore,
   type ServerProcess,
+  type ServerStore,
   startServerProcess,
 } from './server-process.js';
 
@@ -27,7 +24,7 @@ const RACE = { releases: 6, documents: 150 } as const;
 /** Documents whose version history is read back after the restart. */
 const SAMPLE = 100;
 
-let dataDir: string;
+let store: ServerStore;
 let database: TestDatabase | null = null;
 let env: Record<string, string>;
 let key: string;
@@ -35,22 +32,14 @@ const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
   ensureBuilt();
-  dataDir = await mkdtemp(join(tmpdir(), 'cms-releases-'));
-  if (testEngine() === 'postgres') {
-    database = await createTestDatabase();
-    key = await insertAdminKey(database.db);
-    env = { CMS_DATA_DIR: dataDir, DATABASE_URL: database.url as string, DATABASE_POOL_MAX: '5' };
-  } else {
-    key = await prepareDataDir(dataDir);
-    env = { CMS_DATA_DIR: dataDir };
-  }
+  store = await prepareServerStore('cms-releases-');
+  ({ env, key, database } = store);
   // Building the server first takes a while on a busy machine.
 }, 300_000);
 
 afterAll(async () => {
   for (const server of servers) await server.kill('SIGTERM');
-  await database?.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await store.remove();
 });
 
 function api(server: ServerProcess, method: string, path: string, body?: unknown) {

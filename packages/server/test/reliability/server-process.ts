@@ -4,6 +4,9 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SCOPES } from '@cms/core';
 import { generateApiKey } from '../../src/modules/core-system/api-key-secret.js';
@@ -11,6 +14,7 @@ import type { Db } from '../../src/storage/db.js';
 import { migrate } from '../../src/storage/migrate.js';
 import { openDb } from '../../src/storage/open-db.js';
 import { insertApiKey } from '../../src/storage/repositories/api-keys.repository.js';
+import { createTestDatabase, type TestDatabase, testEngine } from '../support/test-database.js';
 import { TEST_PREVIEW_SECRET, TEST_SECRET } from '../support/test-server.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -107,4 +111,33 @@ export async function prepareDataDir(dataDir: string): Promise<string> {
   } finally {
     await db.close();
   }
+}
+
+/** What a child server runs on for the engine under test, with an admin key to call it. */
+export interface ServerStore {
+  dataDir: string;
+  /** The child's environment: the data dir, and on PostgreSQL the database. */
+  env: Record<string, string>;
+  key: string;
+  /** The PostgreSQL test database, null on PGlite (the child owns the data dir). */
+  database: TestDatabase | null;
+  /** Closes the database and removes the data dir. */
+  remove(): Promise<void>;
+}
+
+/** A fresh data dir (a prepared embedded database, or with `TEST_DATABASE_URL` a fresh PostgreSQL one). */
+export async function prepareServerStore(prefix: string): Promise<ServerStore> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  const remove = async (database: TestDatabase | null) => {
+    await database?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  if (testEngine() === 'postgres') {
+    const database = await createTestDatabase();
+    const key = await insertAdminKey(database.db);
+    const env = { CMS_DATA_DIR: dataDir, DATABASE_URL: database.url as string, DATABASE_POOL_MAX: '5' };
+    return { dataDir, env, key, database, remove: () => remove(database) };
+  }
+  const key = await prepareDataDir(dataDir);
+  return { dataDir, env: { CMS_DATA_DIR: dataDir }, key, database: null, remove: () => remove(null) };
 }

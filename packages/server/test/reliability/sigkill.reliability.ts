@@ -3,20 +3,17 @@
  * restarts it on the same data, and checks that every acknowledged write is there: no lost document,
  * no partial one (title and body are written together), no version gap or duplicate.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOG_SCHEMA_HASH, syncBody } from '../content/fixtures.js';
-import { createTestDatabase, type TestDatabase, testEngine } from '../support/test-database.js';
+import { testEngine } from '../support/test-database.js';
 import { sendRequest, type TestResponse } from '../support/test-server.js';
 import { printFigures } from './figures.js';
 import {
   ensureBuilt,
-  insertAdminKey,
-  prepareDataDir,
+  prepareServerStore,
   type ServerProcess,
+  type ServerStore,
   startServerProcess,
 } from './server-process.js';
 
@@ -33,29 +30,20 @@ interface Acked {
   versions: number[];
 }
 
-let dataDir: string;
-let database: TestDatabase | null = null;
+let store: ServerStore;
 let env: Record<string, string>;
 let key: string;
 let server: ServerProcess | null = null;
 
 beforeAll(async () => {
   ensureBuilt();
-  dataDir = await mkdtemp(join(tmpdir(), 'cms-sigkill-'));
-  if (testEngine() === 'postgres') {
-    database = await createTestDatabase();
-    key = await insertAdminKey(database.db);
-    env = { CMS_DATA_DIR: dataDir, DATABASE_URL: database.url as string, DATABASE_POOL_MAX: '5' };
-  } else {
-    key = await prepareDataDir(dataDir);
-    env = { CMS_DATA_DIR: dataDir };
-  }
+  store = await prepareServerStore('cms-sigkill-');
+  ({ env, key } = store);
 });
 
 afterAll(async () => {
   await server?.kill('SIGTERM');
-  await database?.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await store.remove();
 });
 
 function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
