@@ -69,6 +69,8 @@ async function main(): Promise<void> {
  * a crash included; only a `kill -9` can lose the last moment's lines.
  */
 function jsonLogDestination(): LogStream {
+  // Not SonicBoom's own `periodicFlush`: it writes (an empty string, through the thread pool) on every
+  // tick, idle or not; this flushes only when a line came in since the last tick.
   const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
   let buffered = false;
   setInterval(() => {

@@ -34,5 +34,7 @@ describe('buffered JSON log lines', () => {
     const logged = new Set(entries.filter((entry) => entry.msg === 'request').map((entry) => entry.requestId));
     expect(ids.filter((id) => !logged.has(id))).toEqual([]);
     expect(entries.some((entry) => entry.msg === 'shutting down: finishing in-flight requests')).toBe(true);
+    // The key every request carried is in no line, whole or in part.
+    expect(server.logs.filter((line) => line.includes(store.key.slice(-16)))).toEqual([]);
   });
 });
