@@ -9,10 +9,17 @@
  * BENCH_COMPRESSED_ACCEPT (default `br, gzip`; `identity` measures the same rows uncompressed).
  * The CMS logs every request at `info`, its log going to a file in its data directory as in production;
  * BENCH_COMPRESSED_LOG=pipe sends it to a pipe this process reads (and drops) instead.
+ * BENCH_COMPRESSED_CMS_ARGS: Node options for the CMS process alone, space-separated (for example
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a cached read spends its time).
+ * BENCH_COMPRESSED_ROWS: the rows to measure, comma-separated (`item`, `list`; default both).
+ * Beside the rates, each row reports the CPU time each server spent per request (user and system, of
+ * every thread, read from /proc on Linux): a figure the background load moves far less than the rates,
+ * since the load generator shares the machine's cores with the server it measures.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { platform } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,11 +105,24 @@ const server = http.createServer((req, res) => {
 server.listen(Number(process.env.CEILING_PORT), '127.0.0.1', () => console.log(JSON.stringify({ event: 'ready' })));
 `;
 
-async function rps(url, headers, seconds, connections) {
+/** CPU seconds a process has used (user and system, every thread), or null off Linux. */
+async function cpuSeconds(pid) {
+  if (platform() !== 'linux') return null;
+  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 per second).
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Requests per second against `url`, and the CPU microseconds `pid` spent per request meanwhile. */
+async function rps(url, headers, seconds, connections, pid) {
+  const before = await cpuSeconds(pid);
   const result = await autocannon({ url, headers, duration: seconds, connections });
+  const after = await cpuSeconds(pid);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  const requests = result.requests.average * seconds;
+  const cpuMicros = before === null || after === null || requests === 0 ? null : ((after - before) * 1e6) / requests;
+  return { rate: result.requests.average, cpuMicros };
 }
 
 const median = (values) => {
@@ -132,10 +152,11 @@ export async function runCompressedReads(env = process.env) {
       NODE_ENV: 'development',
     };
     const listening = (line) => line.msg === 'server listening';
+    const cmsArgs = [...(env.BENCH_COMPRESSED_CMS_ARGS ?? '').split(' ').filter(Boolean), MAIN];
     const cms =
       logTo === 'file'
-        ? await startLoggingToFile([MAIN], cmsEnv, listening, join(dataDir, 'server.log'))
-        : await startProcess([MAIN], cmsEnv, listening);
+        ? await startLoggingToFile(cmsArgs, cmsEnv, listening, join(dataDir, 'server.log'))
+        : await startProcess(cmsArgs, cmsEnv, listening);
     processes.push(cms.child);
     // The key is written to the data directory, never to the log (docs/access-control.md "Development key").
     const keyFile = cms.lines.find((line) => line.devKeyFile)?.devKeyFile;
@@ -180,7 +201,13 @@ export async function runCompressedReads(env = process.env) {
       await fetch(`${base}/content/${id}/publish`, { method: 'POST', headers, body: '{}' });
       itemId ||= id;
     }
-    const paths = { item: `/api/v1/content/${itemId}`, list: '/api/v1/content?type=post&limit=20' };
+    const wanted = (env.BENCH_COMPRESSED_ROWS || 'item,list').split(',').map((row) => row.trim());
+    const paths = Object.fromEntries(
+      Object.entries({ item: `/api/v1/content/${itemId}`, list: '/api/v1/content?type=post&limit=20' }).filter(
+        ([name]) => wanted.includes(name),
+      ),
+    );
+    if (Object.keys(paths).length === 0) throw new Error('BENCH_COMPRESSED_ROWS names no row: use item, list or both');
     const readHeaders = { ...headers, 'accept-encoding': accept };
     delete readHeaders['content-type'];
     /** @type {Record<string, { headers: Record<string, string>, body: string, bytes: number, encoding: string }>} */
@@ -209,15 +236,23 @@ export async function runCompressedReads(env = process.env) {
       const ratios = [];
       const cmsRps = [];
       const ceilingRps = [];
+      const cmsCpu = [];
+      const ceilingCpu = [];
+      const ceilingUrl = `http://127.0.0.1:${ceilingPort}${path}`;
+      const cmsUrl = `http://127.0.0.1:${port}${path}`;
       // One unmeasured round each, so both are warm.
-      await rps(`http://127.0.0.1:${ceilingPort}${path}`, readHeaders, 1, connections);
-      await rps(`http://127.0.0.1:${port}${path}`, readHeaders, 2, connections);
+      await rps(ceilingUrl, readHeaders, 1, connections, ceiling.child.pid);
+      await rps(cmsUrl, readHeaders, 2, connections, cms.child.pid);
       for (let round = 0; round < rounds; round += 1) {
-        const top = await rps(`http://127.0.0.1:${ceilingPort}${path}`, readHeaders, seconds, connections);
-        const got = await rps(`http://127.0.0.1:${port}${path}`, readHeaders, seconds, connections);
-        ceilingRps.push(top);
-        cmsRps.push(got);
-        ratios.push(got / top);
+        const top = await rps(ceilingUrl, readHeaders, seconds, connections, ceiling.child.pid);
+        const got = await rps(cmsUrl, readHeaders, seconds, connections, cms.child.pid);
+        ceilingRps.push(top.rate);
+        cmsRps.push(got.rate);
+        ratios.push(got.rate / top.rate);
+        if (top.cpuMicros !== null && got.cpuMicros !== null) {
+          ceilingCpu.push(top.cpuMicros);
+          cmsCpu.push(got.cpuMicros);
+        }
       }
       rows.push({
         name,
@@ -227,6 +262,8 @@ export async function runCompressedReads(env = process.env) {
         ceilingRps: Math.round(median(ceilingRps)),
         medianRatio: median(ratios),
         ratios: ratios.map((r) => Math.round(r * 100)),
+        cmsCpuMicros: cmsCpu.length ? Math.round(median(cmsCpu)) : null,
+        ceilingCpuMicros: ceilingCpu.length ? Math.round(median(ceilingCpu)) : null,
       });
     }
     return { accept, logTo, rounds, seconds, connections, rows };
@@ -256,11 +293,11 @@ export function renderCompressedReads(result) {
   return [
     `### Compressed cached reads vs a bare node:http server sending the same bytes (\`Accept-Encoding: ${result.accept}\`, request log to a ${result.logTo}, ${result.connections} connections, ${result.rounds} alternating rounds of ${result.seconds} s)`,
     '',
-    '| read | encoding | bytes | CMS req/s (median) | bare node:http req/s (median) | median of ratios | ratios per round (%) | target |',
-    '|---|---|---|---|---|---|---|---|',
+    '| read | encoding | bytes | CMS req/s (median) | bare node:http req/s (median) | median of ratios | ratios per round (%) | target | CPU per request, CMS / bare (median) |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...result.rows.map(
       (row) =>
-        `| ${row.name === 'item' ? 'item GET' : 'list of 20'} | ${row.encoding} | ${row.bytes} | ${row.cmsRps} | ${row.ceilingRps} | ${Math.round(row.medianRatio * 100)}% | ${row.ratios.join(', ')} | ${row.name === 'item' ? '60%' : '80%'} |`,
+        `| ${row.name === 'item' ? 'item GET' : 'list of 20'} | ${row.encoding} | ${row.bytes} | ${row.cmsRps} | ${row.ceilingRps} | ${Math.round(row.medianRatio * 100)}% | ${row.ratios.join(', ')} | ${row.name === 'item' ? '60%' : '80%'} | ${row.cmsCpuMicros === null ? 'n/a' : `${row.cmsCpuMicros} µs / ${row.ceilingCpuMicros} µs`} |`,
     ),
     '',
   ].join('\n');
