@@ -32,12 +32,24 @@ const gzipAsync = promisify(gzip);
 const COMPRESSIBLE = /^(application\/(json|javascript|problem\+json|xml)|text\/|image\/svg\+xml)/i;
 
 const negotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br', 'gzip'] });
+/**
+ * The answers by `Accept-Encoding` value: clients send a handful of spellings, each parsed once. Any
+ * client may send any value, so past NEGOTIATED_MAX spellings the memory starts over.
+ */
+const negotiated = new Map<string, ContentEncoding | null>();
+const NEGOTIATED_MAX = 256;
 
 /** The encoding to answer with for this `Accept-Encoding`, or null (identity). */
 export function negotiateEncoding(acceptEncoding: string | string[] | undefined): ContentEncoding | null {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
   if (!header) return null;
-  return negotiator.negotiate(header);
+  let encoding = negotiated.get(header);
+  if (encoding === undefined) {
+    encoding = negotiator.negotiate(header);
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(header, encoding);
+  }
+  return encoding;
 }
 
 /** `body` compressed with `encoding`, in this thread (for bodies compressed once and kept). */

@@ -36,7 +36,11 @@ export interface EarlyReadAnswer {
   /** The permissions of the action whose answer this is: the caller must hold them in the target. */
   access: Pick<AnyAction, 'permissions' | 'anyPermissions'>;
   statusCode: number;
-  headers: Readonly<Record<string, string>>;
+  /**
+   * Every header of the answer (`content-length` included when there is a body) as a list of names and
+   * values in turn, as `writeHead` takes it; the security policy and the request id are added here.
+   */
+  headers: readonly string[];
   body: Buffer | null;
   /** The URL as the request log line shows it (log-url.ts: redacted as its route declares). */
   logUrl: string;
@@ -61,7 +65,7 @@ export function createEarlyReads(deps: {
 }): EarlyAnswer {
   const { reads, strategies, targets, log } = deps;
   if (reads.length === 0) return NO_EARLY_ANSWER;
-  const policy = jsonAnswerHeaders({ publicUrl: deps.publicUrl });
+  const policy = Object.entries(jsonAnswerHeaders({ publicUrl: deps.publicUrl })).flat();
   return (request, response) => {
     if (request.method !== 'GET') return false;
     const started = performance.now();
@@ -79,8 +83,7 @@ export function createEarlyReads(deps: {
       const scopes = principal.scopesIn({ projectSlug: target.projectSlug, environmentName: target.environmentName });
       if (permissionFailure(answer.access, scopes)) return false;
       const requestId = generateRequestId(request);
-      const length = answer.body ? { 'content-length': String(answer.body.byteLength) } : {};
-      response.writeHead(answer.statusCode, { ...answer.headers, ...length, ...policy, 'x-request-id': requestId });
+      response.writeHead(answer.statusCode, answer.headers.concat(policy, 'x-request-id', requestId));
       response.end(answer.body ?? undefined);
       log.info(
         {

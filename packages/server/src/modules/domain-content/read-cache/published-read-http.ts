@@ -15,12 +15,13 @@ import {
   encodesItsOwnAnswer,
   negotiateEncoding,
 } from '../../../http/compression.js';
-import type { EarlyRead } from '../../../http/early-reads.js';
+import type { EarlyRead, EarlyReadAnswer } from '../../../http/early-reads.js';
 import { urlForLog } from '../../../http/log-url.js';
 import type { CachedAnswer, PublishedReadCache } from './published-read-cache.js';
 
 /** What the published answer depends on besides the URL: routing headers, locale and API key. */
 export const PUBLISHED_VARY = 'Authorization, X-CMS-Project, X-CMS-Environment, X-CMS-Locale';
+const VARY_WITH_ENCODING = `${PUBLISHED_VARY}, Accept-Encoding`;
 const PRIVATE = 'private, no-store';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -99,14 +100,18 @@ function isDraftRead(request: FastifyRequest): boolean {
 }
 
 /**
- * The bytes and ETag of an answer for this `Accept-Encoding`: Brotli, gzip or plain. Each encoding is
- * its own representation, so its strong ETag is the plain one with `-br` or `-gzip`.
+ * The bytes and ETag of an answer in `encoding` (Brotli, gzip, or plain when null or when the answer is
+ * too small to be kept compressed). Each encoding is its own representation, so its strong ETag is the
+ * plain one with `-br` or `-gzip`.
  */
-function representationOf(acceptEncoding: IncomingHttpHeaders['accept-encoding'], answer: CachedAnswer) {
-  const encoding: ContentEncoding | null = answer.encoded ? negotiateEncoding(acceptEncoding) : null;
+function representationOf(encoding: ContentEncoding | null, answer: CachedAnswer) {
   if (!encoding || !answer.encoded) return { body: answer.body, etag: answer.etag, encoding: null };
   return { body: answer.encoded[encoding], etag: `${answer.etag.slice(0, -1)}-${encoding}"`, encoding };
 }
+
+/** The encoding an answer is sent in for this `Accept-Encoding`: none when it is kept plain only. */
+const encodingFor = (acceptEncoding: IncomingHttpHeaders['accept-encoding'], answer: CachedAnswer) =>
+  answer.encoded ? negotiateEncoding(acceptEncoding) : null;
 
 /** A stored answer: the body, its ETag, its compressed forms when it is large enough, who may read it. */
 function answerOf(body: Buffer, request: FastifyRequest): CachedAnswer {
@@ -128,11 +133,11 @@ function publishedAnswer(
   viaSession: boolean,
   settings: HttpCacheSettings,
 ): { statusCode: 200 | 304; headers: Record<string, string>; body: Buffer | null } {
-  const answer = representationOf(headers['accept-encoding'], stored);
+  const answer = representationOf(encodingFor(headers['accept-encoding'], stored), stored);
   const answerHeaders: Record<string, string> = {
     etag: answer.etag,
     'cache-control': viaSession ? PRIVATE : publicCacheControl(settings),
-    vary: `${PUBLISHED_VARY}, Accept-Encoding`,
+    vary: VARY_WITH_ENCODING,
     ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),
   };
   if (matchesIfNoneMatch(headers['if-none-match'], answer.etag)) {
@@ -148,17 +153,50 @@ function sendPublished(reply: FastifyReply, answer: ReturnType<typeof publishedA
 }
 
 /**
+ * A stored answer in one representation as written before routing: the 200 and the 304, each with every
+ * header but the security policy and the request id (which http/early-reads.ts adds). Made on the first
+ * early read of that representation, so a later one builds no header and negotiates nothing twice.
+ */
+interface EarlyForms {
+  etag: string;
+  ok: EarlyReadAnswer;
+  notModified: EarlyReadAnswer;
+}
+
+function earlyFormsOf(stored: CachedAnswer, encoding: ContentEncoding | null, cacheControl: string): EarlyForms {
+  const answer = representationOf(encoding, stored);
+  const headers = ['etag', answer.etag, 'cache-control', cacheControl, 'vary', VARY_WITH_ENCODING];
+  if (answer.encoding) headers.push('content-encoding', answer.encoding);
+  const common = { access: stored.access, logUrl: stored.logUrl };
+  const ok = [...headers, 'content-type', JSON_TYPE, 'content-length', String(answer.body.byteLength)];
+  return {
+    etag: answer.etag,
+    ok: { ...common, statusCode: 200, headers: ok, body: answer.body },
+    notModified: { ...common, statusCode: 304, headers, body: null },
+  };
+}
+
+/**
  * The published read answered before routing (http/early-reads.ts): a stored answer for the URL, in
  * the request's environment and locale, to an API key (never a session or a preview token) that did not
  * ask for a fresh answer. The early step checks the caller holds the permissions of the route that
- * stored it.
+ * stored it. Each stored answer's forms (by encoding) are kept beside it for as long as it is kept.
  */
 export function earlyPublishedRead(cache: PublishedReadCache, settings: HttpCacheSettings): EarlyRead {
+  const cacheControl = publicCacheControl(settings);
+  const forms = new WeakMap<CachedAnswer, Partial<Record<ContentEncoding | 'identity', EarlyForms>>>();
   return ({ url, headers, principal, target }) => {
     if (principal.type !== 'apiKey' || principal.viaSession || asksForFreshAnswer(headers)) return null;
     const hit = cache.get(target.environmentId, keyOf(url, headers, target.environmentId));
     if (!hit) return null;
-    return { ...publishedAnswer(headers, hit, false, settings), access: hit.access, logUrl: hit.logUrl };
+    const encoding = encodingFor(headers['accept-encoding'], hit);
+    let byEncoding = forms.get(hit);
+    if (!byEncoding) {
+      byEncoding = {};
+      forms.set(hit, byEncoding);
+    }
+    const form = (byEncoding[encoding ?? 'identity'] ??= earlyFormsOf(hit, encoding, cacheControl));
+    return matchesIfNoneMatch(headers['if-none-match'], form.etag) ? form.notModified : form.ok;
   };
 }
 
