@@ -45,7 +45,8 @@ export function negotiateEncoding(acceptEncoding: string | string[] | undefined)
   if (!header) return null;
   let encoding = negotiated.get(header);
   if (encoding === undefined) {
-    encoding = negotiator.negotiate(header);
+    // Content codings are case-insensitive (RFC 9110 8.4.1); the negotiator compares them as written.
+    encoding = negotiator.negotiate(header.toLowerCase());
     if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
     negotiated.set(header, encoding);
   }

@@ -89,6 +89,29 @@ describe('published reads answered before routing', () => {
     }
   });
 
+  it('answers every spelling of Accept-Encoding as the route does, the same each time', async () => {
+    await warm(item);
+    // Preferences, refusals, wildcards and capitals: each value is negotiated once and remembered.
+    const expected = {
+      'gzip;q=1.0, br;q=0.5': 'gzip',
+      'br;q=0, gzip;q=0': null,
+      '*': 'br',
+      deflate: null,
+      GZIP: 'gzip',
+    };
+    for (const [acceptEncoding, encoding] of Object.entries(expected)) {
+      const headers = { 'accept-encoding': acceptEncoding };
+      const routed = await t.request('GET', item, { headers: { ...headers, 'cache-control': 'no-cache' } });
+      for (let again = 0; again < 2; again += 1) {
+        const early = await t.request('GET', item, { headers });
+        expect(requestLine(early)?.early).toBe(true);
+        expect(early.headers.get('content-encoding')).toBe(encoding);
+        expect(stableHeaders(early)).toEqual(stableHeaders(routed));
+        expect(early.text).toBe(routed.text);
+      }
+    }
+  });
+
   it('answers If-None-Match with 304 and no body', async () => {
     const first = await warm(item, { headers: { 'accept-encoding': 'br' } });
     const etag = first.headers.get('etag') as string;

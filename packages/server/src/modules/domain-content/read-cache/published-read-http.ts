@@ -195,7 +195,9 @@ export function earlyPublishedRead(cache: PublishedReadCache, settings: HttpCach
       byEncoding = {};
       forms.set(hit, byEncoding);
     }
-    const form = (byEncoding[encoding ?? 'identity'] ??= earlyFormsOf(hit, encoding, cacheControl));
+    const kept = byEncoding[encoding ?? 'identity'];
+    const form = kept ?? earlyFormsOf(hit, encoding, cacheControl);
+    if (!kept) byEncoding[encoding ?? 'identity'] = form;
     return matchesIfNoneMatch(headers['if-none-match'], form.etag) ? form.notModified : form.ok;
   };
 }
