@@ -123,47 +123,19 @@ function answerOf(body: Buffer, request: FastifyRequest): CachedAnswer {
 }
 
 /**
- * The answer to a published read from a stored one, for this request's headers: 200 with the
- * representation its `Accept-Encoding` takes, or 304 when `If-None-Match` names it; the ETag, the
- * caching headers (`private, no-store` to a session) and the `Vary` a CDN needs.
+ * A stored answer in one representation (an encoding, a `Cache-Control`): its 200 and its 304, each with
+ * the ETag, the caching headers and the `Vary` a CDN needs, as the list of names and values `writeHead`
+ * takes (the 200 with its type and length). Answered from memory before routing, they are made once per
+ * stored answer and encoding and kept (`earlyPublishedRead`); http/early-reads.ts adds the security policy
+ * and the request id, the route's own hooks add them on the full chain.
  */
-function publishedAnswer(
-  headers: IncomingHttpHeaders,
-  stored: CachedAnswer,
-  viaSession: boolean,
-  settings: HttpCacheSettings,
-): { statusCode: 200 | 304; headers: Record<string, string>; body: Buffer | null } {
-  const answer = representationOf(encodingFor(headers['accept-encoding'], stored), stored);
-  const answerHeaders: Record<string, string> = {
-    etag: answer.etag,
-    'cache-control': viaSession ? PRIVATE : publicCacheControl(settings),
-    vary: VARY_WITH_ENCODING,
-    ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),
-  };
-  if (matchesIfNoneMatch(headers['if-none-match'], answer.etag)) {
-    return { statusCode: 304, headers: answerHeaders, body: null };
-  }
-  return { statusCode: 200, headers: { ...answerHeaders, 'content-type': JSON_TYPE }, body: answer.body };
-}
-
-/** Sends a published answer through Fastify (the route's own hooks). */
-function sendPublished(reply: FastifyReply, answer: ReturnType<typeof publishedAnswer>): void {
-  reply.headers(answer.headers);
-  reply.code(answer.statusCode).send(answer.body ?? undefined);
-}
-
-/**
- * A stored answer in one representation as written before routing: the 200 and the 304, each with every
- * header but the security policy and the request id (which http/early-reads.ts adds). Made on the first
- * early read of that representation, so a later one builds no header and negotiates nothing twice.
- */
-interface EarlyForms {
+interface PublishedForms {
   etag: string;
   ok: EarlyReadAnswer;
   notModified: EarlyReadAnswer;
 }
 
-function earlyFormsOf(stored: CachedAnswer, encoding: ContentEncoding | null, cacheControl: string): EarlyForms {
+function publishedForms(stored: CachedAnswer, encoding: ContentEncoding | null, cacheControl: string): PublishedForms {
   const answer = representationOf(encoding, stored);
   const headers = ['etag', answer.etag, 'cache-control', cacheControl, 'vary', VARY_WITH_ENCODING];
   if (answer.encoding) headers.push('content-encoding', answer.encoding);
@@ -176,6 +148,35 @@ function earlyFormsOf(stored: CachedAnswer, encoding: ContentEncoding | null, ca
   };
 }
 
+/** The 304 when `If-None-Match` names the representation's ETag, else the 200. */
+const formFor = (headers: IncomingHttpHeaders, forms: PublishedForms) =>
+  matchesIfNoneMatch(headers['if-none-match'], forms.etag) ? forms.notModified : forms.ok;
+
+/**
+ * The answer to a published read from a stored one, for this request's headers: the representation its
+ * `Accept-Encoding` takes, `private, no-store` to a session.
+ */
+function publishedAnswer(
+  headers: IncomingHttpHeaders,
+  stored: CachedAnswer,
+  viaSession: boolean,
+  settings: HttpCacheSettings,
+): EarlyReadAnswer {
+  const cacheControl = viaSession ? PRIVATE : publicCacheControl(settings);
+  return formFor(headers, publishedForms(stored, encodingFor(headers['accept-encoding'], stored), cacheControl));
+}
+
+/** Sends a published answer through Fastify (the route's own hooks). */
+function sendPublished(reply: FastifyReply, answer: EarlyReadAnswer): void {
+  setHeaders(reply, answer.headers);
+  reply.code(answer.statusCode).send(answer.body ?? undefined);
+}
+
+/** Sets a list of names and values in turn on the reply. */
+function setHeaders(reply: FastifyReply, headers: readonly string[]): void {
+  for (let index = 0; index < headers.length; index += 2) reply.header(headers[index] as string, headers[index + 1]);
+}
+
 /**
  * The published read answered before routing (http/early-reads.ts): a stored answer for the URL, in
  * the request's environment and locale, to an API key (never a session or a preview token) that did not
@@ -184,7 +185,7 @@ function earlyFormsOf(stored: CachedAnswer, encoding: ContentEncoding | null, ca
  */
 export function earlyPublishedRead(cache: PublishedReadCache, settings: HttpCacheSettings): EarlyRead {
   const cacheControl = publicCacheControl(settings);
-  const forms = new WeakMap<CachedAnswer, Partial<Record<ContentEncoding | 'identity', EarlyForms>>>();
+  const forms = new WeakMap<CachedAnswer, Partial<Record<ContentEncoding | 'identity', PublishedForms>>>();
   return ({ url, headers, principal, target }) => {
     if (principal.type !== 'apiKey' || principal.viaSession || asksForFreshAnswer(headers)) return null;
     const hit = cache.get(target.environmentId, keyOf(url, headers, target.environmentId));
@@ -196,9 +197,9 @@ export function earlyPublishedRead(cache: PublishedReadCache, settings: HttpCach
       forms.set(hit, byEncoding);
     }
     const kept = byEncoding[encoding ?? 'identity'];
-    const form = kept ?? earlyFormsOf(hit, encoding, cacheControl);
-    if (!kept) byEncoding[encoding ?? 'identity'] = form;
-    return matchesIfNoneMatch(headers['if-none-match'], form.etag) ? form.notModified : form.ok;
+    const made = kept ?? publishedForms(hit, encoding, cacheControl);
+    if (!kept) byEncoding[encoding ?? 'identity'] = made;
+    return formFor(headers, made);
   };
 }
 
@@ -254,7 +255,7 @@ export function publishedReadHooks(cache: PublishedReadCache, settings: HttpCach
       const stored = answerOf(Buffer.from(payload), request);
       cache.store(plan.environmentId, plan.key, plan.stamp, stored);
       const answer = publishedAnswer(request.headers, stored, request.ctx.principal.viaSession, settings);
-      reply.headers(answer.headers);
+      setHeaders(reply, answer.headers);
       reply.code(answer.statusCode);
       done(null, answer.body ?? '');
     });
