@@ -12,11 +12,11 @@
  * BENCH_CLI_NODE_ARGS (Node flags for the CLI process alone, e.g. `--cpu-prof --cpu-prof-dir=<dir>`).
  * Needs `npm run build` and `npx tsc -b packages/cli` first. Prints one JSON line with the timings.
  */
-import { readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { failBench, runCms, startCliBench } from './cli-bench-server.mjs';
+import { readCpuMs } from './processes.mjs';
 
 const docs = Number(process.env.BENCH_CLI_DOCS ?? 10_000);
 const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -28,21 +28,11 @@ const log = (message) => process.stderr.write(`[cli-bench] ${message}\n`);
 /** Runs the CLI and returns its exit code, parsed JSON and wall time. */
 const cms = (args, cwd, env) => runCms(args, cwd, env, { nodeArgs, extraArgs: ['--concurrency', concurrency] });
 
-/** CPU time (user + system, ms) a process has used so far, from /proc; null where there is none. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in ticks of 10 ms (USER_HZ 100)
-  } catch {
-    return null;
-  }
-}
-
 /** Runs a step and adds the server's CPU time during it, to tell a busy server from a busy CLI. */
 async function step(server, run) {
-  const before = cpuMs(server.pid);
+  const before = readCpuMs(server.pid);
   const result = await run();
-  const after = cpuMs(server.pid);
+  const after = readCpuMs(server.pid);
   return { ...result, serverCpuMs: before === null || after === null ? null : after - before };
 }
 

@@ -19,11 +19,11 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { platform, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freePort } from './processes.mjs';
+import { freePort, readCpuMs } from './processes.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'packages/server/dist/main.js');
@@ -73,12 +73,14 @@ function startProcess(args, env, ready) {
  * Nothing in this process reads the request lines the server writes while it is measured.
  */
 async function startLoggingToFile(args, env, ready, logFile) {
+  // The script, not a Node option before it (BENCH_COMPRESSED_CMS_ARGS).
+  const name = args.at(-1);
   const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${args[0]} exited (${child.exitCode})`);
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode})`);
     const lines = (await readFile(logFile, 'utf8'))
       .split('\n')
       .filter((line) => line.startsWith('{'))
@@ -87,7 +89,7 @@ async function startLoggingToFile(args, env, ready, logFile) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   child.kill('SIGTERM');
-  throw new Error(`${args[0]} was not ready within 30 s`);
+  throw new Error(`${name} was not ready within 30 s`);
 }
 
 /** The bare server: one JSON argument { path: { headers, body (base64) } }, answers from memory. */
@@ -104,23 +106,15 @@ const server = http.createServer((req, res) => {
 server.listen(Number(process.env.CEILING_PORT), '127.0.0.1', () => console.log(JSON.stringify({ event: 'ready' })));
 `;
 
-/** CPU seconds a process has used (user and system, every thread), or null off Linux. */
-async function cpuSeconds(pid) {
-  if (platform() !== 'linux') return null;
-  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 per second).
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** Requests per second against `url`, and the CPU microseconds `pid` spent per request meanwhile. */
 async function rps(url, headers, seconds, connections, pid) {
-  const before = await cpuSeconds(pid);
+  const before = readCpuMs(pid);
   const result = await autocannon({ url, headers, duration: seconds, connections });
-  const after = await cpuSeconds(pid);
+  const after = readCpuMs(pid);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const requests = result.requests.average * seconds;
-  const cpuMicros = before === null || after === null || requests === 0 ? null : ((after - before) * 1e6) / requests;
+  const cpuMicros = before === null || after === null || requests === 0 ? null : ((after - before) * 1000) / requests;
   return { rate: result.requests.average, cpuMicros };
 }
 

@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './processes.mjs';
+import { freePort, readCpuMs } from './processes.mjs';
 
 const START_SCRIPT = fileURLToPath(new URL('../start.mjs', import.meta.url));
 const MIB = 1024 * 1024;
@@ -32,16 +32,6 @@ function statusKib(pid, field) {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU time (user + system, ms) of a process so far, from /proc (ticks of 10 ms). @param {number} pid */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;
   }
@@ -80,7 +70,7 @@ async function measureStart(dataDir, idleSeconds, longIdleSeconds) {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
       if (response.status === 200) {
         readyMs = performance.now() - startedAt;
-        readyCpuMs = cpuMs(pid);
+        readyCpuMs = readCpuMs(pid);
       }
     } catch {
       // not listening yet
