@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { BodyEditorHandle } from './body-editor-handle.js';
 import { FORMAT_SHORTCUTS } from './body-editor-handle.js';
 import { lineSeparatorOf } from './line-endings.js';
-import type { MarkdownEditorProps } from './markdown-editor.js';
+import type { MarkdownEditorProps } from './markdown-editor-props.js';
 import { type FormatCommand, formatText } from './markdown-format.js';
 import { loadedMarkdownHtml, loadMarkdownHtml, markdownSupport, mayHoldHtml } from './markdown-language.js';
 import type { MdxProblem } from './mdx-check.js';

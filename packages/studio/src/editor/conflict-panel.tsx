@@ -1,7 +1,7 @@
 import { type MergedKey, mergeFrontmatter, mergeText } from '@cms/core/source';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ContentDocument } from '../api/index.js';
-import { labelOf } from '../ui/shell.js';
+import { labelOf } from '../ui/labels.js';
 import { showValue, TextDiff } from './text-diff.js';
 
 /** A document's editable parts. */

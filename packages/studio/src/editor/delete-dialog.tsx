@@ -3,8 +3,8 @@ import { type ContentDocument, content } from '../api/index.js';
 import { Link } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
+import { labelOf } from '../ui/labels.js';
 import { ErrorNotice } from '../ui/notice.js';
-import { labelOf } from '../ui/shell.js';
 
 /** How many referrers the dialog lists; more are counted, not shown. */
 const SHOWN = 20;

@@ -1,5 +1,5 @@
 import { editorFieldMessage } from '../ui/editor-words.js';
-import { labelOf } from '../ui/shell.js';
+import { labelOf } from '../ui/labels.js';
 
 /** `frontmatter.seo.tags[1]` -> `Seo › Tags › 2`: errors named by labels, not keys. */
 export function fieldLabel(key: string): string {

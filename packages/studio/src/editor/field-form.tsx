@@ -1,7 +1,7 @@
 import { type ReactNode, useId, useState } from 'react';
 import type { FieldKindProps } from '../extensions/props.js';
 import { editorFieldMessage } from '../ui/editor-words.js';
-import { labelOf } from '../ui/shell.js';
+import { labelOf } from '../ui/labels.js';
 import { MediaPicker } from './media-picker.js';
 import { errorKey, type Path } from './paths.js';
 import { ReferencePicker } from './reference-picker.js';

@@ -1,22 +1,5 @@
-import { Component, lazy, type MutableRefObject, type ReactNode, Suspense } from 'react';
-import type { BodyEditorHandle } from './body-editor-handle.js';
-
-export interface MarkdownEditorProps {
-  /** The text when the editor mounts or `resetKey` changes; afterwards the editor owns it. */
-  value: string;
-  resetKey: string;
-  label: string;
-  onChange(value: string): void;
-  describedBy?: string;
-  /** MDX bodies are checked for syntax errors as they are typed. */
-  format?: 'md' | 'mdx';
-  /** Filled with the one way into the editor (body-editor-handle.ts) while it is mounted. */
-  handle?: MutableRefObject<BodyEditorHandle | null>;
-  /** The line (1-based) the cursor is on, each time it moves to another: the preview follows it. */
-  onCursorLine?(line: number): void;
-  /** Image files pasted or dropped into the text, with where they were dropped (null: at the selection). */
-  onImageFiles?(files: File[], pos: number | null): void;
-}
+import { Component, lazy, type ReactNode, Suspense } from 'react';
+import type { MarkdownEditorProps } from './markdown-editor-props.js';
 
 /** CodeMirror and its language packages come in their own chunk, fetched when a body is first edited. */
 const CodeMirrorEditor = lazy(() => import('./codemirror-editor.js'));

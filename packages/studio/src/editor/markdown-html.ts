@@ -1,8 +1,8 @@
 import { html } from '@codemirror/lang-html';
 import { commonmarkLanguage } from '@codemirror/lang-markdown';
 import { Language } from '@codemirror/language';
+import type { Extension } from '@codemirror/state';
 import { type MarkdownParser, parseCode } from '@lezer/markdown';
-import type { MarkdownHtml } from './markdown-language.js';
 
 /**
  * The HTML part of the body editor's Markdown support, in its own chunk with the HTML, CSS and
@@ -14,6 +14,12 @@ const htmlNoMatch = html({ matchClosingTags: false });
 const parser = (commonmarkLanguage.parser as MarkdownParser).configure([
   parseCode({ htmlParser: htmlNoMatch.language.parser }),
 ]);
+
+/** What this module adds: the Markdown language nesting HTML, and the HTML language's support. */
+export interface MarkdownHtml {
+  language: Language;
+  support: Extension;
+}
 
 export const markdownHtml: MarkdownHtml = {
   language: new Language(commonmarkLanguage.data, parser, [], 'markdown'),

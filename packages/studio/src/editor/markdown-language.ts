@@ -1,7 +1,8 @@
 import { commonmarkLanguage, markdownKeymap, pasteURLAsLink } from '@codemirror/lang-markdown';
-import { foldService, type Language, LanguageSupport, syntaxTree } from '@codemirror/language';
-import { type Extension, Prec } from '@codemirror/state';
+import { foldService, LanguageSupport, syntaxTree } from '@codemirror/language';
+import { Prec } from '@codemirror/state';
 import { keymap } from '@codemirror/view';
+import type { MarkdownHtml } from './markdown-html.js';
 
 /**
  * The body editor's Markdown support: what `@codemirror/lang-markdown`'s `markdown()` gives (CommonMark,
@@ -17,12 +18,6 @@ import { keymap } from '@codemirror/view';
 
 /** A node of the syntax tree (`@lezer/common`'s `SyntaxNode`). */
 type SyntaxNode = ReturnType<ReturnType<typeof syntaxTree>['resolveInner']>;
-
-/** What `markdown-html.ts` adds: the Markdown language nesting HTML, and the HTML language's support. */
-export interface MarkdownHtml {
-  language: Language;
-  support: Extension;
-}
 
 /** `markdown()`'s heading folds (its `headerIndent`): a heading folds up to the next one of its level or above. */
 function headingLevel(node: SyntaxNode): number | null {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { type ContentDocument, content, type Target } from '../api/index.js';
-import { labelOf } from '../ui/shell.js';
+import { labelOf } from '../ui/labels.js';
 import { showValue } from './text-diff.js';
 
 /**

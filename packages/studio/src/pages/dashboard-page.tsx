@@ -2,8 +2,8 @@ import { content } from '../api/index.js';
 import { Slot } from '../extensions/slot.js';
 import { Link } from '../routing/navigation.js';
 import { useStudio } from '../state/studio-context.js';
+import { labelOf } from '../ui/labels.js';
 import { Empty, ErrorNotice, Loading } from '../ui/notice.js';
-import { labelOf } from '../ui/shell.js';
 import { useApiData } from '../ui/use-api-data.js';
 
 /** Overview counts per type, then the widgets modules put in `dashboard.main` (recent changes). */

@@ -5,8 +5,8 @@ import { changedKeys, showValue, TextDiff } from '../editor/text-diff.js';
 import { Link, navigate } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { DataTable } from '../ui/data-table.js';
+import { labelOf } from '../ui/labels.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
-import { labelOf } from '../ui/shell.js';
 import { formatTime } from './dashboard-page.js';
 import { titleOf } from './document-title.js';
 

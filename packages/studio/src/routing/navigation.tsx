@@ -3,19 +3,19 @@
  * route tree); these few helpers keep the Studio's own path strings (`/content/post?q=x`, without the
  * `/studio` base) so pages, extensions and tests name places the same way as the address bar.
  */
-import { useBlocker, useRouter, useRouterState } from '@tanstack/react-router';
+import { type AnyRouter, useBlocker, useRouter, useRouterState } from '@tanstack/react-router';
 import type { AnchorHTMLAttributes, MouseEvent } from 'react';
-import type { StudioRouter } from './routes.js';
 
 export const BASE = '/studio';
 export const DEFAULT_EXIT_MESSAGE = 'You have unsaved changes. Leave and discard them?';
 
-let router: StudioRouter | null = null;
+// Any router, not routes.tsx's own type: that module imports every page, and the pages import this one.
+let router: AnyRouter | null = null;
 /** How many times a person chose to stay on unsaved work: `navigate` compares it to answer. */
 let refusals = 0;
 
 /** Called once by `createStudioRouter`: `navigate` also runs outside components (a 401 handler). */
-export function bindRouter(instance: StudioRouter): void {
+export function bindRouter(instance: AnyRouter): void {
   router = instance;
 }
 

@@ -5,6 +5,7 @@ import { localDrafts } from '../editor/local-drafts.js';
 import { useExtensions, useNavItems, usePreloadedExtensions } from '../extensions/use-extensions.js';
 import { Link, navigate, useLocation } from '../routing/navigation.js';
 import { useStudio } from '../state/studio-context.js';
+import { labelOf } from './labels.js';
 
 /**
  * The frame of signed-in pages: where am I (project, environment), the Studio's pages (the
@@ -136,14 +137,4 @@ export function Shell({ children }: { children: ReactNode }) {
       </div>
     </div>
   );
-}
-
-/** `blogPost` / `blog_post` / `blog-post` -> `Blog post`. */
-export function labelOf(name: string): string {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .trim()
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -1,6 +1,6 @@
 import { errorKey } from '../../editor/paths.js';
 import { Field } from '../../ui/field.js';
-import { labelOf } from '../../ui/shell.js';
+import { labelOf } from '../../ui/labels.js';
 import type { FieldKindProps } from '../props.js';
 
 /** Longest limit still shown on one line; longer texts get a text area. */

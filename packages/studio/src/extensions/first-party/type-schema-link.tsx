@@ -1,5 +1,5 @@
 import { Link } from '../../routing/navigation.js';
-import { labelOf } from '../../ui/shell.js';
+import { labelOf } from '../../ui/labels.js';
 import type { SlotWidgetProps } from '../props.js';
 
 /** `content.list.toolbar` (domain.content): from a type's list to its fields in the schema view. */

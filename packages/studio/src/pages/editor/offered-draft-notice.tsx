@@ -1,8 +1,8 @@
 import type { ContentDocument } from '../../api/index.js';
 import type { LocalDraft } from '../../editor/local-drafts.js';
 import { changedKeys } from '../../editor/text-diff.js';
+import { labelOf } from '../../ui/labels.js';
 import { Notice } from '../../ui/notice.js';
-import { labelOf } from '../../ui/shell.js';
 
 /** Unsaved changes this browser kept: restore or discard them, never applied silently (STUDIO-NOTES §7). */
 export function OfferedDraftNotice({

@@ -1,7 +1,7 @@
 import type { ContentDocument } from '../../api/index.js';
 import type { Path } from '../../editor/paths.js';
 import { changedKeys } from '../../editor/text-diff.js';
-import { labelOf } from '../../ui/shell.js';
+import { labelOf } from '../../ui/labels.js';
 
 /** After "Merge by hand": their version beside mine, field by field, with their body to copy from. */
 export function TheirsAside({

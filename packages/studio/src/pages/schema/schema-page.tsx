@@ -4,8 +4,8 @@ import type { ArrayItems, FieldMetadata, SchemaType } from '../../editor/core-sc
 import { Link, useLocation } from '../../routing/navigation.js';
 import { useStudio } from '../../state/studio-context.js';
 import { DataTable } from '../../ui/data-table.js';
+import { labelOf } from '../../ui/labels.js';
 import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
-import { labelOf } from '../../ui/shell.js';
 import { useApiData } from '../../ui/use-api-data.js';
 import { type Origin, overlayOrigins, type TypeOrigin } from './schema-diff.js';
 import './schema.css';
