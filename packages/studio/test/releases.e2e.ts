@@ -13,7 +13,8 @@ import {
 
 /**
  * Releases in Chromium: create one on the Releases page, add a document to it from the editor,
- * schedule it at a wall time in a chosen time zone, publish it now; the editor's "Schedule", a
+ * schedule it at a wall time in a chosen time zone (the form says a draft changed later fails it, and
+ * the page flags one), publish it now; the editor's "Schedule", a
  * release of one document; and a release whose draft moved on and whose document was deleted: the
  * flag, the failed publish with its reason, then publish and revert from the page.
  */
@@ -87,6 +88,8 @@ describe('releases in the Studio', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    // Before scheduling, the form says what goes out at that time.
+    await page.getByText('If a draft changes before then, the release does not publish').waitFor();
     await page.getByLabel('Publish at').fill(PARIS_WALL_TIME);
     await page.getByLabel('Time zone').selectOption('Europe/Paris');
     await page.getByRole('button', { name: 'Save schedule' }).click();
@@ -96,6 +99,16 @@ describe('releases in the Studio', () => {
     const scheduled = (await apiGet(`/api/v1/releases/${releaseId}`)).data;
     expect(scheduled).toMatchObject({ status: 'scheduled', scheduledAt: PARIS_INSTANT, timeZone: 'Europe/Paris' });
     expect(scheduled.items).toMatchObject([{ documentId: noteId, action: 'publish' }]);
+
+    // A draft edited once scheduled: the page says the release will fail at its time unless scheduled again.
+    const edited = await server.request('PUT', `/api/v1/content/${noteId}`, {
+      headers: { 'x-cms-schema-hash': HASH },
+      body: { frontmatter: { title: 'Launch note, edited' }, body: 'Hello.', draftRevision: 1 },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    await page.reload();
+    await page.getByText('1 document was changed since the release was scheduled').waitFor();
+    expect(await page.getByRole('cell', { name: 'Changed since scheduled' }).isVisible()).toBe(true);
 
     await page.getByRole('button', { name: 'Publish now' }).click();
     await page
@@ -116,6 +129,7 @@ describe('releases in the Studio', () => {
     await page.goto(studio(`/content/note/${noteId}`));
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Schedule notes/later' });
+    await dialog.getByText('If a draft changes before then, the release does not publish').waitFor();
     await dialog.getByLabel('Publish at').fill(PARIS_WALL_TIME);
     await dialog.getByLabel('Time zone').selectOption('Europe/Paris');
     await dialog.getByRole('button', { name: 'Schedule publish' }).click();

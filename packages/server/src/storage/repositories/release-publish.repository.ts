@@ -10,8 +10,12 @@ import type { ReleaseAction } from './releases.repository.js';
 /** An item's document locked for the transaction: what the checks need, without bodies. */
 export type LockedItem = Pick<
   DocumentRow,
-  'id' | 'type' | 'draftFrontmatter' | 'isDeleted' | 'hasUnpublishedChanges' | 'publishedVersion'
-> & { action: ReleaseAction };
+  'id' | 'type' | 'draftFrontmatter' | 'draftRevision' | 'isDeleted' | 'hasUnpublishedChanges' | 'publishedVersion'
+> & {
+  action: ReleaseAction;
+  /** The draft revision the item recorded (when added, or when the release was last scheduled). */
+  recordedRevision: number;
+};
 
 /** What a document event needs of a written row. */
 export interface WrittenDocument {
@@ -30,8 +34,9 @@ const WRITTEN_COLUMNS = `d.id, d.translation_group_id as "translationGroupId", d
 /** Locks every item's document (in id order, as every bulk writer does, so two never deadlock). */
 export async function lockReleaseDocuments(tx: Queryable, scope: Scope, releaseId: string): Promise<LockedItem[]> {
   const result = await tx.query<LockedItem>(
-    `select d.id, d.type, d.draft_frontmatter as "draftFrontmatter", d.is_deleted as "isDeleted",
-       d.has_unpublished_changes as "hasUnpublishedChanges", d.published_version as "publishedVersion", i.action
+    `select d.id, d.type, d.draft_frontmatter as "draftFrontmatter", d.draft_revision as "draftRevision",
+       d.is_deleted as "isDeleted", d.has_unpublished_changes as "hasUnpublishedChanges",
+       d.published_version as "publishedVersion", i.action, i.draft_revision as "recordedRevision"
      from release_items i
      join documents d on d.id = i.document_id and d.project_id = i.project_id and d.environment_id = i.environment_id
      where i.project_id = $1 and i.environment_id = $2 and i.release_id = $3

@@ -143,6 +143,19 @@ export async function upsertReleaseItems(
   return result.rows.map((row) => row.documentId);
 }
 
+/**
+ * Records each item's draft revision as it is now (a release being scheduled): at its time, a `publish`
+ * item whose draft moved on since fails the release instead of publishing what nobody scheduled.
+ */
+export async function recordItemRevisions(db: Queryable, scope: Scope, releaseId: string): Promise<void> {
+  await db.query(
+    `update release_items i set draft_revision = d.draft_revision from documents d
+     where i.project_id = $1 and i.environment_id = $2 and i.release_id = $3
+       and d.id = i.document_id and d.project_id = i.project_id and d.environment_id = i.environment_id`,
+    [scope.projectId, scope.environmentId, releaseId],
+  );
+}
+
 export async function deleteReleaseItem(
   db: Queryable,
   scope: Scope,

@@ -94,7 +94,13 @@ export function ReleaseDetail({ id }: { id: string }) {
           Fix them and publish again.
         </Notice>
       ) : null}
-      {changed.length > 0 && editable ? (
+      {changed.length > 0 && data.status === 'scheduled' ? (
+        <Notice kind="warning">
+          {changed.length === 1 ? '1 document was' : `${changed.length} documents were`} changed since the release was
+          scheduled: at its time it will fail and name them, unless it is scheduled again (which takes the drafts as
+          they are then).
+        </Notice>
+      ) : changed.length > 0 && editable ? (
         <Notice kind="warning">
           {changed.length === 1 ? '1 document was' : `${changed.length} documents were`} changed since added: what
           publishes is the draft as it is now.
@@ -157,7 +163,7 @@ export function ReleaseDetail({ id }: { id: string }) {
         <ReleaseItems
           items={data.items}
           editable={editable && !busy}
-          out={data.status === 'published' || data.status === 'reverted'}
+          status={data.status}
           onRemove={(item) =>
             run(() => releases.removeItem(target, id, item.documentId), `Removed ${item.path} from the release.`)
           }
@@ -206,21 +212,23 @@ export function ReleaseDetail({ id }: { id: string }) {
 }
 
 /** How an item stands, in words. */
-function stateOf(item: ReleaseItem, out: boolean): string {
-  if (out) return item.publishedVersion === null ? 'Unpublished' : `Published as version ${item.publishedVersion}`;
-  return item.changedSinceAdded ? 'Changed since added' : 'Ready';
+function stateOf(item: ReleaseItem, status: Release['status']): string {
+  if (status === 'published' || status === 'reverted') {
+    return item.publishedVersion === null ? 'Unpublished' : `Published as version ${item.publishedVersion}`;
+  }
+  if (!item.changedSinceAdded) return 'Ready';
+  return status === 'scheduled' ? 'Changed since scheduled' : 'Changed since added';
 }
 
 function ReleaseItems({
   items,
   editable,
-  out,
+  status,
   onRemove,
 }: {
   items: ReleaseItem[];
   editable: boolean;
-  /** The release went out (published, or reverted since). */
-  out: boolean;
+  status: Release['status'];
   onRemove(item: ReleaseItem): void;
 }) {
   return (
@@ -244,7 +252,7 @@ function ReleaseItems({
               <span className="muted"> {item.type}</span>
             </td>
             <td>{item.action === 'publish' ? 'Publish' : 'Unpublish'}</td>
-            <td>{item.error ? <span className="field-error">Failed: {item.error}</span> : stateOf(item, out)}</td>
+            <td>{item.error ? <span className="field-error">Failed: {item.error}</span> : stateOf(item, status)}</td>
             <td>
               {editable ? (
                 <button type="button" onClick={() => onRemove(item)} aria-label={`Remove ${item.path}`}>

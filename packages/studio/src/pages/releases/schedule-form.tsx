@@ -4,7 +4,8 @@ import { browserTimeZone, timeZones, utcToZoned, zonedToUtc } from './zoned-time
 /**
  * A date-time and a time-zone picker (decisions.md §8: the instant is stored in UTC with the zone it
  * was chosen in). Submits the UTC instant (ISO 8601) and the zone; a time in the past is refused here
- * already, the server is the truth.
+ * already, the server is the truth. Says, before anyone schedules, what goes out at that time: the
+ * drafts as they are now, or nothing when one changes (docs/api.md "Releases").
  */
 export function ScheduleForm({
   submitLabel,
@@ -56,6 +57,10 @@ export function ScheduleForm({
           </option>
         ))}
       </select>
+      <p className="muted">
+        At that time each document goes out as its draft is now. If a draft changes before then, the release does not
+        publish: it fails and names the documents that changed. Scheduling again takes the drafts as they are then.
+      </p>
       {problem ? (
         <p id={`${id}-problem`} className="field-error" role="alert">
           {problem}

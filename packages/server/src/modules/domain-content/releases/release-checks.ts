@@ -1,7 +1,8 @@
 /**
  * The checks a release's items pass again at the moment it goes out (docs/api.md "Releases"): each
  * document still live, its draft valid against the schema in force, its references pointing at live
- * documents of the right type (one query for the references of all items).
+ * documents of the right type (one query for the references of all items); and, when it goes out at its
+ * scheduled time, each `publish` item's draft still the revision recorded when it was scheduled.
  */
 import { collectReferences, type SchemaType } from '@cms/core';
 import type { Target } from '../../../http/request-context.js';
@@ -22,6 +23,7 @@ export async function checkReleaseItems(
   schemas: SchemaReader,
   target: Target,
   items: readonly LockedItem[],
+  options: { scheduled?: boolean } = {},
 ): Promise<ItemProblem[]> {
   const schema = await schemas.load(tx, target);
   const problems = new Map<string, string>();
@@ -32,6 +34,14 @@ export async function checkReleaseItems(
       continue;
     }
     if (item.action !== 'publish') continue;
+    if (options.scheduled && item.draftRevision !== item.recordedRevision) {
+      // Nobody with content:publish scheduled this draft: a writer's later edit never goes out by itself.
+      problems.set(
+        item.id,
+        `its draft changed after the release was scheduled (revision ${item.draftRevision} now, ${item.recordedRevision} when scheduled): review it, then schedule the release again or publish it now`,
+      );
+      continue;
+    }
     const type = schema?.types.get(item.type);
     if (!schema || !type) {
       problems.set(item.id, `its type "${item.type}" is no longer in the schema: sync the schema or take it out`);

@@ -104,15 +104,17 @@ export function createReleasePublisher(deps: ReleasePublisherDeps) {
     /**
      * Publishes a release whose row the transaction holds locked: `published`, or `failed` with the
      * reasons and no document changed. Answers the status it ended in and the documents it wrote.
+     * `scheduled`: it goes out at its scheduled time, so a draft changed since it was scheduled fails it.
      */
     async publishLocked(
       tx: Queryable,
       target: Target,
       release: ReleaseRow,
       actor: EventActor,
+      options: { scheduled?: boolean } = {},
     ): Promise<{ status: 'published' | 'failed'; documentIds: string[] }> {
       const items = await lockReleaseDocuments(tx, target, release.id);
-      const problems = await checkReleaseItems(tx, deps.schemas, target, items);
+      const problems = await checkReleaseItems(tx, deps.schemas, target, items, options);
       if (problems.length > 0) {
         await setReleaseItemErrors(tx, target, release.id, problems);
         await updateReleaseState(tx, target, release.id, { status: 'failed', scheduledAt: null });

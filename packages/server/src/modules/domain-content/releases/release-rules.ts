@@ -3,6 +3,7 @@
  * zone names, and a release row as the routes summarise it.
  */
 import { CmsError, type ReleaseStatus, type ReleaseSummary } from '@cms/core';
+import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { ReleaseRow } from '../../../storage/repositories/releases.repository.js';
 
 /** The states a release may be edited, scheduled or published from. */
@@ -33,6 +34,22 @@ export function assertStatus(row: ReleaseRow, allowed: readonly ReleaseStatus[],
     'RELEASE_STATE_CONFLICT',
     `Cannot ${doing} release "${row.title}": it is ${row.status}, and only a release that is ${allowed.join(' or ')} can be.`,
     { status: row.status, allowed },
+  );
+}
+
+/**
+ * Items of a scheduled release change only with `content:publish` (FORBIDDEN otherwise): scheduling is a
+ * publisher's decision about a set of documents, and `content:write` alone must not change what goes out
+ * at that time. An open or failed release publishes only when a publisher sends or schedules it.
+ */
+export function assertMayChangeItems(ctx: EnvironmentContext, row: ReleaseRow): void {
+  if (row.status !== 'scheduled') return;
+  const { projectSlug, environmentName } = ctx.target;
+  if (ctx.principal.scopesIn({ projectSlug, environmentName }).has('content:publish')) return;
+  throw new CmsError(
+    'FORBIDDEN',
+    `Release "${row.title}" is scheduled: adding, changing or removing its items needs the content:publish permission. Ask someone who publishes to change it, or to unschedule it first.`,
+    { missing: ['content:publish'], status: row.status },
   );
 }
 

@@ -39,6 +39,7 @@ import {
   listReleaseItems,
   listReleases,
   type ReleaseRow,
+  recordItemRevisions,
   updateReleaseState,
   upsertReleaseItems,
 } from '../../../storage/repositories/releases.repository.js';
@@ -46,7 +47,7 @@ import { isDatabaseUnavailable } from '../../../storage/transient-retry.js';
 import { actorOf } from '../documents/document-context.js';
 import type { EventActor } from '../outbox.js';
 import type { ReleasePublisher } from './release-publisher.js';
-import { assertStatus, EDITABLE, knownTimeZone, summaryOf } from './release-rules.js';
+import { assertMayChangeItems, assertStatus, EDITABLE, knownTimeZone, summaryOf } from './release-rules.js';
 
 /** Channel that wakes the due-release pollers when a schedule changes. */
 export const RELEASES_CHANNEL = 'cms_releases';
@@ -142,6 +143,7 @@ export class ReleasesService implements ReleaseRoutes {
     const { id } = params;
     return this.change(ctx, id, async (tx, row) => {
       assertStatus(row, EDITABLE, 'add items to');
+      assertMayChangeItems(ctx, row);
       // The last action named for a document wins.
       const byDocument = new Map(body.items.map((item) => [item.documentId.toLowerCase(), item.action]));
       const items = [...byDocument].map(([documentId, action]) => ({ documentId, action }));
@@ -167,6 +169,7 @@ export class ReleasesService implements ReleaseRoutes {
     const { id, documentId } = params;
     return this.change(ctx, id, async (tx, row) => {
       assertStatus(row, EDITABLE, 'remove items from');
+      assertMayChangeItems(ctx, row);
       if (!(await deleteReleaseItem(tx, ctx.target, id, documentId))) {
         throw notFound(`Document ${documentId} in release ${id}`);
       }
@@ -195,6 +198,8 @@ export class ReleasesService implements ReleaseRoutes {
         timeZone,
         scheduledBy: ctx.principal.id,
       });
+      // What goes out at that time is the drafts as they are now: a later edit fails the release (release-checks.ts).
+      await recordItemRevisions(tx, ctx.target, id);
       await db.wake(tx, RELEASES_CHANNEL, id);
       return undefined;
     });
@@ -328,7 +333,7 @@ export class ReleasesService implements ReleaseRoutes {
         const actor: EventActor = { id: due.actorId, email: due.actorEmail };
         const where = { releaseId: due.id, project: due.projectSlug, environment: due.environmentName };
         log.info({ ...where, items: row.itemCount }, 'publishing a due release');
-        const { status, documentIds } = await publisher.publishLocked(tx, target, row, actor);
+        const { status, documentIds } = await publisher.publishLocked(tx, target, row, actor, { scheduled: true });
         // Its own entry, in this transaction, in every document's activity (docs/audit.md).
         await audit?.write(tx, {
           action: 'releases.publish',
