@@ -13,7 +13,7 @@ export interface WebhookUrlPolicyOptions {
 }
 
 const NOT_PUBLIC_HINT =
-  'webhooks may not target loopback, private, link-local or metadata addresses unless CMS_WEBHOOK_ALLOW_PRIVATE is set';
+  'webhooks may not target loopback, private, link-local, site-local, tunnel or metadata addresses unless CMS_WEBHOOK_ALLOW_PRIVATE is set';
 
 // Names that reach a cloud instance-metadata service without going through a 169.254/16 literal.
 const METADATA_HOSTNAMES = new Set([
@@ -66,6 +66,13 @@ const ADDRESS_KINDS: ReadonlyArray<[kind: string, subnets: ReadonlyArray<[string
     ],
   ],
   ['carrier-grade NAT', [['100.64.0.0', 10, 'ipv4']]],
+  // Deprecated site-local unicast (RFC 3879): routers of old networks still route it inside a site.
+  ['site-local', [['fec0::', 10, 'ipv6']]],
+  // Teredo (RFC 4380) tunnels to an IPv4 server and client it embeds (the client obfuscated), through
+  // whatever relay the host uses: where it lands cannot be checked from the address.
+  ['Teredo tunnel', [['2001::', 32, 'ipv6']]],
+  // Discard-only (RFC 6666): a black hole inside a network, never a receiver.
+  ['discard-only', [['100::', 64, 'ipv6']]],
   [
     'reserved',
     [

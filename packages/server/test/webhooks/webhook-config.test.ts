@@ -171,6 +171,10 @@ describe('webhook validation', () => {
       'https://192.168.0.10/hook',
       'https://169.254.169.254/latest/meta-data',
       'https://[::1]/hook',
+      // Site-local, Teredo and discard-only IPv6 ranges.
+      'https://[fec0::1]/hook',
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook',
+      'https://[100::1]/hook',
     ]) {
       await invalid(await create({ url }), 'url', /CMS_WEBHOOK_ALLOW_PRIVATE/);
     }

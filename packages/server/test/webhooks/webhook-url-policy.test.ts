@@ -62,6 +62,13 @@ describe('assertWebhookUrlAllowed', () => {
     ['https://[::ffff:0:7f00:1]/hook', /SIIT \(::ffff:0:0:0\/96\) to a loopback/],
     ['https://[::ffff:0:10.0.0.1]/hook', /SIIT \(::ffff:0:0:0\/96\) to a private/],
     ['https://[0:0:0:0:ffff:0:a9fe:a9fe]/hook', /SIIT \(::ffff:0:0:0\/96\) to a cloud metadata/],
+    ['https://[fec0::1]/hook', /site-local/],
+    ['https://[feff:ffff::1]/hook', /site-local/],
+    ['https://[2001::1]/hook', /Teredo tunnel/],
+    ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', /Teredo tunnel/],
+    ['https://[2001:0:ffff:ffff:ffff:ffff:ffff:ffff]/hook', /Teredo tunnel/],
+    ['https://[100::1]/hook', /discard-only/],
+    ['https://[100::ffff:ffff:ffff:ffff]/hook', /discard-only/],
   ])('refuses %s unless private targets are allowed', async (url, pattern) => {
     await expect(assertWebhookUrlAllowed(url, { allowPrivate: false })).rejects.toMatchObject(
       refusal(new RegExp(`${pattern.source}.*CMS_WEBHOOK_ALLOW_PRIVATE`)),
@@ -175,7 +182,16 @@ describe('describeNonPublicAddress', () => {
   });
 
   it('returns null for public addresses', () => {
-    for (const address of ['1.1.1.1', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111']) {
+    // 2001::/32 is Teredo alone: the rest of 2001::/16 holds public networks.
+    for (const address of [
+      '1.1.1.1',
+      '8.8.8.8',
+      '172.32.0.1',
+      '100.128.0.1',
+      '2606:4700:4700::1111',
+      '2001:4860:4860::8888',
+      '2001:200::1',
+    ]) {
       expect(describeNonPublicAddress(address)).toBeNull();
     }
   });
