@@ -3,9 +3,9 @@
  * and request id, so pages show them as the server said them. An answer saying the session is gone
  * calls the app's handler, which sends the person to sign in.
  */
-import type { CmsError } from '@cms/sdk';
+import { CmsError } from '@cms/sdk';
 
-export { CmsError } from '@cms/sdk';
+export { CmsError };
 
 /**
  * The server's messages per field of a refused request (`details.fields`, keyed like `body.email`;
@@ -25,4 +25,14 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
 }
 export function notifyUnauthorized(): void {
   onUnauthorized?.();
+}
+
+/** Any error as core's `CmsError`: a thrown one as it is, anything else (a network failure, a bug) as `CLIENT_ERROR`. */
+export function toApiError(error: unknown): CmsError {
+  if (error instanceof CmsError) return error;
+  return new CmsError({
+    code: 'CLIENT_ERROR',
+    status: 0,
+    message: error instanceof Error ? error.message : String(error),
+  });
 }

@@ -4,13 +4,13 @@
  */
 
 import type { ReleaseAction, ReleaseStatus, RouteBody } from '@cms/core';
+import type { SchemaType } from '@cms/core/frontmatter';
 import type { ContentListQuery, MediaListQuery } from '@cms/sdk';
-import type { SchemaType } from '../editor/core-schema.js';
 import { at, cms, type Target, viaSdk } from './sdk.js';
 import type { ApiKeyCreateBody, Grant } from './types.js';
 
 export type { MediaAsset, MediaListQuery, Page } from '@cms/sdk';
-export { CmsError, fieldMessages, setUnauthorizedHandler } from './errors.js';
+export { CmsError, fieldMessages, setUnauthorizedHandler, toApiError } from './errors.js';
 export type { Target } from './sdk.js';
 export * from './types.js';
 

@@ -1,5 +1,5 @@
 import { type MutableRefObject, useCallback, useState } from 'react';
-import { mediaLibrary } from '../pages/media/media-api.js';
+import { mediaLibrary } from '../api/media.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import type { BodyEditorHandle } from './body-editor-handle.js';
 import { altTextFor, imageMarkdown } from './markdown-format.js';

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { type MediaAsset, media } from '../api/index.js';
-import { fallBackToFile, imageAddress, THUMBNAIL } from '../pages/media/media-api.js';
+import { fallBackToFile, imageAddress, THUMBNAIL } from '../api/media.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice } from '../ui/notice.js';
 import { useDebouncedValue } from '../ui/use-debounced-value.js';

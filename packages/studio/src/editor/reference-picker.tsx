@@ -1,8 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useId, useState } from 'react';
 import { content, type Target } from '../api/index.js';
-import { titleOf } from '../pages/document-title.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
+import { titleOf } from '../ui/labels.js';
 import { useDebouncedValue } from '../ui/use-debounced-value.js';
 
 interface Option {

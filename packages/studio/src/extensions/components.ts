@@ -2,29 +2,20 @@
  * The Studio components modules may name, by id (`media.library`): compiled in, loaded lazily (each
  * its own chunk). The server's modules declare where they go (`studio.contributions.ts` of each
  * module); a contribution naming an id missing here is skipped with a console warning (a server
- * newer than this Studio build).
+ * newer than this Studio build). The signed-in frame hands this map down (`extensions/registry.ts`).
  */
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import { lazy } from 'react';
+import type { AnyComponent, StudioComponents } from './registry.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: each kind passes its own props (extensions/props.ts)
-type AnyComponent = ComponentType<any>;
-
-const preloaders = new Map<LazyExoticComponent<AnyComponent>, () => Promise<unknown>>();
-
-function load<M>(importer: () => Promise<M>, name: keyof M): LazyExoticComponent<AnyComponent> {
-  const component = lazy(async () => ({ default: (await importer())[name] as AnyComponent }));
-  preloaders.set(component, importer);
-  return component;
+/**
+ * A component loaded when first shown, never before: a page fetches only the chunks of what it shows
+ * (docs/benchmarks.md "Studio JavaScript per page").
+ */
+function load<M>(importer: () => Promise<M>, name: keyof M) {
+  return lazy(async () => ({ default: (await importer())[name] as AnyComponent }));
 }
 
-/** Starts loading a component's chunk now (when the bootstrap names it), so it is there when shown. */
-export function preload(component: LazyExoticComponent<AnyComponent>): void {
-  preloaders
-    .get(component)?.()
-    .catch(() => undefined);
-}
-
-export const STUDIO_COMPONENTS: Readonly<Record<string, LazyExoticComponent<AnyComponent>>> = {
+export const STUDIO_COMPONENTS: StudioComponents = {
   // Routes
   'schema.view': load(() => import('../pages/schema/schema-page.js'), 'SchemaPage'),
   // Settings panels

@@ -3,8 +3,8 @@
  * editor nodes. Pages ask here; each answers null when no module contributes, and the page keeps
  * its built-in behaviour.
  */
+import type { FieldMetadata } from '@cms/core/frontmatter';
 import { type ReactElement, useCallback } from 'react';
-import type { FieldMetadata } from '../editor/core-schema.js';
 import { Loading } from '../ui/notice.js';
 import { ExtensionFrame } from './extension-boundary.js';
 import type { ActionOverrideProps, EditorNodeProps, FieldKindProps } from './props.js';

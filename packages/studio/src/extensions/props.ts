@@ -4,9 +4,11 @@
  * adds a Studio contribution").
  */
 import type { StudioSlot } from '@cms/core';
+import type { ArrayItems, FieldMetadata } from '@cms/core/frontmatter';
 import type { ContentDocument } from '../api/index.js';
-import type { ArrayItems, FieldMetadata } from '../editor/core-schema.js';
-import type { Path } from '../editor/paths.js';
+
+/** A place in the frontmatter, key by key: `['seo', 'title']`, `['tags', 0]` (the editor's `Path`). */
+export type Path = readonly (string | number)[];
 
 /** Props of a slot widget, per slot. */
 export interface SlotProps {

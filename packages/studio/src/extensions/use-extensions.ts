@@ -3,27 +3,26 @@
  * this build has (the others are skipped once with a console warning).
  */
 import type { StudioContributionKind, StudioExtension } from '@cms/core';
-import { type ComponentType, type LazyExoticComponent, useEffect, useMemo } from 'react';
+import { type LazyExoticComponent, useContext, useEffect, useMemo } from 'react';
 import { useStudio } from '../state/studio-context.js';
-import { preload, STUDIO_COMPONENTS } from './components.js';
+import { type AnyComponent, type StudioComponents, StudioComponentsContext } from './registry.js';
 
 export type ExtensionOf<K extends StudioContributionKind> = Extract<StudioExtension, { kind: K }>;
 
 export type Resolved<K extends StudioContributionKind> = ExtensionOf<K> & {
-  // biome-ignore lint/suspicious/noExplicitAny: props depend on the kind (extensions/props.ts)
-  Component: LazyExoticComponent<ComponentType<any>>;
+  Component: LazyExoticComponent<AnyComponent>;
 };
 
 const warned = new Set<string>();
 
 /** Is the component in this build? Warns once per contribution when it is not. */
-export function componentOf(extension: StudioExtension): Resolved<StudioContributionKind>['Component'] | null {
+function componentOf(
+  extension: StudioExtension,
+  components: StudioComponents,
+): Resolved<StudioContributionKind>['Component'] | null {
   if (!('component' in extension)) return null;
-  const found = STUDIO_COMPONENTS[extension.component];
-  if (found) {
-    preload(found);
-    return found;
-  }
+  const found = components[extension.component];
+  if (found) return found;
   if (!warned.has(extension.id)) {
     warned.add(extension.id);
     console.warn(
@@ -44,28 +43,30 @@ export function useAllExtensions(): StudioExtension[] {
 }
 
 /**
- * Once per bootstrap: starts loading every contributed component (so fields, slots and overrides
- * are there when a page shows them) and warns about the ones this build lacks.
+ * Once per bootstrap: warns about the contributions this build lacks. Nothing is loaded here: each
+ * component's chunk is fetched when a page first shows it, so a page loads only what it shows.
  */
-export function usePreloadedExtensions(): void {
+export function useCheckedExtensions(): void {
   const all = useAllExtensions();
+  const components = useContext(StudioComponentsContext);
   useEffect(() => {
-    for (const extension of all) componentOf(extension);
-  }, [all]);
+    for (const extension of all) componentOf(extension, components);
+  }, [all, components]);
 }
 
 /** The contributions of one kind that this build can render, in order. */
 export function useExtensions<K extends Exclude<StudioContributionKind, 'navItems'>>(kind: K): Resolved<K>[] {
   const all = useAllExtensions();
+  const components = useContext(StudioComponentsContext);
   return useMemo(() => {
     const list: Resolved<K>[] = [];
     for (const extension of [...all].sort(byOrder)) {
       if (extension.kind !== kind) continue;
-      const Component = componentOf(extension);
+      const Component = componentOf(extension, components);
       if (Component) list.push({ ...(extension as ExtensionOf<K>), Component });
     }
     return list;
-  }, [all, kind]);
+  }, [all, kind, components]);
 }
 
 /** Navigation items whose target this build can show (a contributed route or settings panel it has). */

@@ -6,14 +6,13 @@ import type { FieldMetadata } from '../editor/core-schema.js';
 import { Slot } from '../extensions/slot.js';
 import { Link } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
-import { labelOf } from '../ui/labels.js';
+import { labelOf, titleOf } from '../ui/labels.js';
 import { OrderSelect, useAddressQuery } from '../ui/list-filters.js';
 import { Empty, ErrorNotice, Loading } from '../ui/notice.js';
 import { Pager } from '../ui/pager.js';
 import { BulkActions } from './content-list/bulk-actions.js';
 import { rowsKey, type StatusFilter, useContentRows } from './content-list/use-content-rows.js';
 import { formatTime } from './dashboard-page.js';
-import { titleOf } from './document-title.js';
 
 const PAGE_SIZES = [20, 50, 100] as const;
 const SCALAR_KINDS = new Set(['string', 'number', 'boolean', 'date', 'enum']);

@@ -18,9 +18,8 @@ import { ContributedField, EditorNodes, useFieldKinds } from '../extensions/cont
 import { Slot } from '../extensions/slot.js';
 import { Link } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
-import { labelOf } from '../ui/labels.js';
+import { labelOf, titleOf } from '../ui/labels.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
-import { titleOf } from './document-title.js';
 import { type LoadedDocument, useDocumentQuery, useReferenceLabels } from './editor/document-queries.js';
 import { NewDocumentFields } from './editor/new-document-fields.js';
 import { OfferedDraftNotice } from './editor/offered-draft-notice.js';

@@ -5,10 +5,9 @@ import { changedKeys, showValue, TextDiff } from '../editor/text-diff.js';
 import { Link, navigate } from '../routing/navigation.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { DataTable } from '../ui/data-table.js';
-import { labelOf } from '../ui/labels.js';
+import { labelOf, titleOf } from '../ui/labels.js';
 import { ErrorNotice, Loading, Notice } from '../ui/notice.js';
 import { formatTime } from './dashboard-page.js';
-import { titleOf } from './document-title.js';
 
 type Side = 'draft' | number;
 type Snapshot = { frontmatter: Record<string, unknown>; body: string };

@@ -15,14 +15,16 @@ import {
 } from '@tanstack/react-router';
 import { Suspense, useEffect } from 'react';
 import { setUnauthorizedHandler } from '../api/index.js';
+import { STUDIO_COMPONENTS } from '../extensions/components.js';
 import { ContributedPage, useContributedRoute } from '../extensions/contributed.js';
+import { StudioComponentsContext } from '../extensions/registry.js';
 import { DashboardPage } from '../pages/dashboard-page.js';
 import { LoginPage } from '../pages/login-page.js';
 import { StudioProvider } from '../state/studio-context.js';
 import { AuthCard } from '../ui/auth-card.js';
 import { ErrorNotice, Loading } from '../ui/notice.js';
-import { Shell } from '../ui/shell.js';
 import { BASE, bindRouter, navigate, useLocation } from './navigation.js';
+import { Shell } from './shell.js';
 
 // The sign-in page and the dashboard come with the Studio's first download; every other page is its own
 // chunk, fetched when first opened (the editor's alone is most of the Studio), so the first page loads
@@ -86,9 +88,11 @@ function SignedIn() {
         )
       }
     >
-      <Shell>
-        <Outlet />
-      </Shell>
+      <StudioComponentsContext.Provider value={STUDIO_COMPONENTS}>
+        <Shell>
+          <Outlet />
+        </Shell>
+      </StudioComponentsContext.Provider>
     </StudioProvider>
   );
 }

@@ -3,10 +3,11 @@
  * the chosen target (remembered), and that target's schema with its hash, read through the query cache
  * (one entry per choice of target).
  */
+
+import type { SchemaType } from '@cms/core/frontmatter';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
-import { type Bootstrap, CmsError, type Environment, schema, studio, type Target } from '../api/index.js';
-import type { SchemaType } from '../editor/core-schema.js';
+import { type Bootstrap, CmsError, type Environment, schema, studio, type Target, toApiError } from '../api/index.js';
 import { navigate, useLocation } from '../routing/navigation.js';
 import { rememberedTarget, rememberTarget } from './target.js';
 
@@ -20,6 +21,9 @@ export interface StudioState {
   /** Reloads the schema (after a 409 SCHEMA_HASH_MISMATCH, say). */
   reloadSchema(): Promise<void>;
 }
+
+/** Re-exported for the pages that read the Studio's state and show its errors with one import. */
+export { toApiError };
 
 const Context = createContext<StudioState | null>(null);
 
@@ -125,13 +129,4 @@ async function loadSchema(target: Target): Promise<{ types: SchemaType[]; schema
     }
     throw error;
   }
-}
-
-export function toApiError(error: unknown): CmsError {
-  if (error instanceof CmsError) return error;
-  return new CmsError({
-    code: 'CLIENT_ERROR',
-    status: 0,
-    message: error instanceof Error ? error.message : String(error),
-  });
 }

@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import type { CmsError } from '../api/index.js';
-import { toApiError } from '../state/studio-context.js';
+import { toApiError } from '../api/index.js';
 import { ErrorNotice, Notice, type ShownError } from './notice.js';
 
 /**

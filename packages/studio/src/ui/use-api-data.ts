@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type DependencyList, useId } from 'react';
-import { toApiError } from '../state/studio-context.js';
+import { toApiError } from '../api/index.js';
 
 /**
  * Something a page reads from the API when it opens and again whenever `deps` change, through the

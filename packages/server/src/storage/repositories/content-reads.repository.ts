@@ -4,8 +4,14 @@
  * and filters by project and environment.
  */
 import type { Queryable } from '../db.js';
-import { contentColumns, type DocumentContentRow, releaseContentColumns, type Scope } from './document-row.js';
-import { releaseActionOf, releaseFrontmatter, releaseItemJoin, visibleInRelease } from './release-view.js';
+import { contentColumns, type DocumentContentRow, type Scope } from './document-row.js';
+import {
+  releaseActionOf,
+  releaseContentColumns,
+  releaseFrontmatter,
+  releaseItemJoin,
+  visibleInRelease,
+} from './release-view.js';
 
 /**
  * Content reads are the hottest statements, and their texts come from a bounded set (filters, sort,

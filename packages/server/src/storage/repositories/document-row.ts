@@ -1,5 +1,3 @@
-import { releaseBody, releaseFrontmatter } from './release-view.js';
-
 /** A documents row, camelCased at the repository edge (shared by the command and query repositories). */
 export interface DocumentRow {
   id: string;
@@ -99,21 +97,14 @@ function isoTimestamp(column: string): string {
   return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
-const CONTENT_METADATA_COLUMNS = `d.id, d.translation_group_id as "translationGroupId", d.type, d.path, d.locale,
+/** The columns every content read selects beside its frontmatter and body (alias `d`). */
+export const CONTENT_METADATA_COLUMNS = `d.id, d.translation_group_id as "translationGroupId", d.type, d.path, d.locale,
   d.format, d.version, d.published_version as "publishedVersion", d.draft_revision as "draftRevision",
   d.has_unpublished_changes as "hasUnpublishedChanges", d.is_deleted as "isDeleted",
   d.created_by as "createdBy", d.updated_by as "updatedBy",
   ${isoTimestamp('d.created_at')} as "createdAt", ${isoTimestamp('d.updated_at')} as "updatedAt"`;
 const DRAFT_CONTENT_COLUMNS = `${CONTENT_METADATA_COLUMNS}, d.draft_frontmatter as frontmatter, d.draft_body as body, d.draft_source as source`;
 const PUBLISHED_CONTENT_COLUMNS = `${CONTENT_METADATA_COLUMNS}, d.published_frontmatter as frontmatter, d.published_body as body`;
-
-/**
- * The select list of a release preview read from alias `d` (release-view.ts): the draft of a document
- * the release publishes, else the published content; `action` is the item's action expression.
- */
-export function releaseContentColumns(action: string): string {
-  return `${CONTENT_METADATA_COLUMNS}, ${releaseFrontmatter('d', action)} as frontmatter, ${releaseBody('d', action)} as body`;
-}
 
 /** The draft or published content of a full row, as a read would have selected it. */
 export function contentOf(row: DocumentRow, draft: boolean): DocumentContentRow {

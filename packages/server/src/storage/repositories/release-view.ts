@@ -6,7 +6,7 @@
  * before these run (`hasRelease`), and every fragment filters by both again.
  */
 import type { Queryable } from '../db.js';
-import type { Scope } from './document-row.js';
+import { CONTENT_METADATA_COLUMNS, type Scope } from './document-row.js';
 
 /**
  * What the release does to the document of alias `alias`: `'publish'`, `'unpublish'` or null, as
@@ -33,6 +33,14 @@ export function releaseFrontmatter(alias: string, action: string): string {
 export function releaseBody(alias: string, action: string): string {
   return `(case ${action} when 'publish' then ${alias}.draft_body when 'unpublish' then null
     else ${alias}.published_body end)`;
+}
+
+/**
+ * The select list of a release preview read from alias `d`: the draft of a document the release
+ * publishes, else the published content; `action` is the item's action expression.
+ */
+export function releaseContentColumns(action: string): string {
+  return `${CONTENT_METADATA_COLUMNS}, ${releaseFrontmatter('d', action)} as frontmatter, ${releaseBody('d', action)} as body`;
 }
 
 /** A join bringing the release item of `alias` in as `itemAlias` (no row: the release leaves it alone). */

@@ -1,9 +1,8 @@
 import { content } from '../../api/index.js';
 import { formatTime } from '../../pages/dashboard-page.js';
-import { titleOf } from '../../pages/document-title.js';
 import { Link } from '../../routing/navigation.js';
 import { useStudio } from '../../state/studio-context.js';
-import { labelOf } from '../../ui/labels.js';
+import { labelOf, titleOf } from '../../ui/labels.js';
 import { Empty, ErrorNotice, Loading } from '../../ui/notice.js';
 import { useApiData } from '../../ui/use-api-data.js';
 import type { SlotWidgetProps } from '../props.js';

@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type ContentDocument, content, type Target } from '../../api/index.js';
 import { type LocalDraft, localDrafts } from '../../editor/local-drafts.js';
 import { sameJson } from '../../editor/paths.js';
-import { titleOf } from '../document-title.js';
+import { titleOf } from '../../ui/labels.js';
 
 export interface LoadedDocument {
   doc: ContentDocument;

@@ -1,12 +1,12 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { CmsError } from '../../api/index.js';
+import { imageAddress, type MediaAsset, mediaLibrary, PREVIEW } from '../../api/media.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { ErrorNotice } from '../../ui/notice.js';
 import { formatTime } from '../dashboard-page.js';
 import { type FocalPoint, FocalPointPicker } from './focal-point-picker.js';
-import { imageAddress, type MediaAsset, mediaLibrary, PREVIEW } from './media-api.js';
 import { CATEGORY_LABELS, CategoryIcon, formatBytes } from './media-format.js';
 
 /**

@@ -1,5 +1,5 @@
 /** How the media library names sizes, categories and files, and the icons of non-image categories. */
-import type { MediaAsset, MediaCategory } from './media-api.js';
+import type { MediaAsset, MediaCategory } from '../../api/media.js';
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
 

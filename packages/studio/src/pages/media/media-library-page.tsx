@@ -1,11 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useProjectSettings } from '../../state/shared-queries.js';
-import { toApiError, useStudio } from '../../state/studio-context.js';
-import { OrderSelect, SearchForm, useAddressQuery } from '../../ui/list-filters.js';
-import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
-import { Pager } from '../../ui/pager.js';
-import { formatTime } from '../dashboard-page.js';
 import {
   fallBackToFile,
   imageAddress,
@@ -16,7 +10,13 @@ import {
   type MediaListQuery,
   mediaLibrary,
   THUMBNAIL,
-} from './media-api.js';
+} from '../../api/media.js';
+import { useProjectSettings } from '../../state/shared-queries.js';
+import { toApiError, useStudio } from '../../state/studio-context.js';
+import { OrderSelect, SearchForm, useAddressQuery } from '../../ui/list-filters.js';
+import { Empty, ErrorNotice, Loading, Notice } from '../../ui/notice.js';
+import { Pager } from '../../ui/pager.js';
+import { formatTime } from '../dashboard-page.js';
 import { MediaDetails } from './media-details.js';
 import { CATEGORY_LABELS, CategoryIcon, formatBytes } from './media-format.js';
 import { type ImageLimit, MediaUploader } from './media-uploader.js';

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { CmsError, Target } from '../../api/index.js';
+import { type MediaAsset, mediaLibrary } from '../../api/media.js';
 import { toApiError } from '../../state/studio-context.js';
 import { ErrorNotice } from '../../ui/notice.js';
-import { type MediaAsset, mediaLibrary } from './media-api.js';
 import { formatBytes } from './media-format.js';
 
 /** Files sent at the same time; the rest wait their turn. */

@@ -5,7 +5,7 @@
  */
 import type { MediaAsset, MediaCategory } from '@cms/core';
 import { createClient, type ImageOptions, imageUrl, type MediaListQuery, type MediaUpdateBody } from '@cms/sdk';
-import { at, type Target, viaSdk } from '../../api/sdk.js';
+import { at, type Target, viaSdk } from './sdk.js';
 import { type SendProgress, xhrFetch } from './xhr-fetch.js';
 
 /** Core's wire shape of an asset (with `environment` and `category`, which the SDK's interim type lacks). */

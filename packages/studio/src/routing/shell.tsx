@@ -2,10 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { auth } from '../api/index.js';
 import { localDrafts } from '../editor/local-drafts.js';
-import { useExtensions, useNavItems, usePreloadedExtensions } from '../extensions/use-extensions.js';
-import { Link, navigate, useLocation } from '../routing/navigation.js';
+import { useCheckedExtensions, useExtensions, useNavItems } from '../extensions/use-extensions.js';
 import { useStudio } from '../state/studio-context.js';
-import { labelOf } from './labels.js';
+import { labelOf } from '../ui/labels.js';
+import { Link, navigate, useLocation } from './navigation.js';
 
 /**
  * The frame of signed-in pages: where am I (project, environment), the Studio's pages (the
@@ -16,7 +16,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const { path } = useLocation();
   const [signingOut, setSigningOut] = useState(false);
   const queries = useQueryClient();
-  usePreloadedExtensions();
+  useCheckedExtensions();
   const navItems = useNavItems();
   const hasSettings = useExtensions('settingsPanels').length > 0;
   const current = (to: string) => (path === to || path.startsWith(`${to}/`) ? 'page' : undefined);
