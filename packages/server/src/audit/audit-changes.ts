@@ -14,10 +14,33 @@ export const REDACTED = '[redacted]';
 const SECRET_KEY =
   /secret|password|passphrase|token|apikey|api_key|authorization|cookie|credential|^key$|privatekey|^code$|recovery/i;
 
-/** A copy with every secret value replaced and long strings cut. */
+/** A string that is an absolute URL with an authority (`https://...`), as webhook URLs are. */
+const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * A URL with only its scheme and host kept: the path, query, fragment and user info become
+ * `[redacted]`, since receivers put their secrets there (a Slack hook's `/services/T000/B000/SECRET`,
+ * `?token=`, `user:pass@`). Null when the string is no URL.
+ */
+export function redactUrl(text: string): string | null {
+  if (!ABSOLUTE_URL.test(text)) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.host === '') return null;
+  const more = url.username || url.password || url.pathname.length > 1 || url.search || url.hash;
+  return `${url.protocol}//${url.host}/${more ? REDACTED : ''}`;
+}
+
+/** A copy with every secret value replaced, URLs reduced to their host, and long strings cut. */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[nested too deep]';
   if (typeof value === 'string') {
+    const url = redactUrl(value);
+    if (url !== null) return url;
     return value.length > MAX_CHANGES_STRING ? `${cutAt(value, MAX_CHANGES_STRING)}… (${value.length} chars)` : value;
   }
   if (value === null || typeof value !== 'object') return value;

@@ -38,6 +38,19 @@ describe('redact', () => {
     });
   });
 
+  it('keeps only the scheme and host of a URL: its path, query, fragment and user info can hold secrets', () => {
+    expect(redact({ url: 'https://hooks.slack.com/services/T000/B000/SECRET' })).toEqual({
+      url: `https://hooks.slack.com/${REDACTED}`,
+    });
+    expect(redact(['https://h.example:8443/hook?token=abc', 'https://u:p@h.example/', 'https://h.example/#k'])).toEqual(
+      [`https://h.example:8443/${REDACTED}`, `https://h.example/${REDACTED}`, `https://h.example/${REDACTED}`],
+    );
+    // Nothing to hide: kept as sent. Not a URL: kept as text.
+    expect(redact('https://hooks.example.com/')).toBe('https://hooks.example.com/');
+    expect(redact('see https://x.example/secret')).toBe('see https://x.example/secret');
+    expect(redact('mailto:ada@example.test')).toBe('mailto:ada@example.test');
+  });
+
   it('cuts a long string, never between the two halves of a character', () => {
     const plain = redact('a'.repeat(MAX_CHANGES_STRING + 50)) as string;
     expect(plain).toBe(`${'a'.repeat(MAX_CHANGES_STRING)}… (${MAX_CHANGES_STRING + 50} chars)`);
@@ -60,12 +73,30 @@ describe('capChanges', () => {
   });
 });
 
-describe('a long text in a change', () => {
+describe('a change on a server', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer();
   });
   afterAll(() => t.close());
+
+  it('keeps a webhook URL’s host and drops its path and query, on create and update', async () => {
+    // An IP literal: a public address that needs no DNS.
+    const url = 'https://93.184.216.34/services/T000/B000/SECRETPATH?token=SECRETQUERY';
+    const created = await t.request('POST', '/api/v1/webhooks', {
+      body: { url, events: ['content.published'], secret: 's'.repeat(32) },
+    });
+    expect(created.status, created.text).toBe(201);
+    const updated = await t.request('PUT', `/api/v1/webhooks/${created.body.data.id}`, {
+      body: { url: `${url}&other=SECRETAGAIN` },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    for (const response of [created, updated]) {
+      const [entry] = await entriesOfRequest(t, response.headers.get('x-request-id') ?? '', { environment: null });
+      expect(entry.changes.input.url).toBe(`https://93.184.216.34/${REDACTED}`);
+      expect(JSON.stringify(entry)).not.toMatch(/SECRET/);
+    }
+  });
 
   it('is stored cut, and the change it describes goes through', async () => {
     // The emoji's first half falls on the last character kept: cut there, it would be no storable text.
