@@ -14,6 +14,7 @@ import {
   Nullable,
   OffsetQuery,
   StringEnum,
+  StringMap,
   Timestamp,
   Uuid,
   WithDefault,
@@ -62,7 +63,7 @@ export const DocumentSchema = Type.Object({
    * reads of a document pushed with `source`, patched in place by every later edit.
    */
   source: Type.Optional(Type.String()),
-  resolveErrors: Type.Record(Type.String(), ResolveErrorSchema),
+  resolveErrors: StringMap({}, ResolveErrorSchema),
   createdBy: Type.String(),
   updatedBy: Type.String(),
   createdAt: Timestamp,

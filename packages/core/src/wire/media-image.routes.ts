@@ -5,7 +5,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { defineRoute } from './define-route.js';
-import { StringEnum, Uuid } from './shapes.js';
+import { StringEnum, StringMap, Uuid } from './shapes.js';
 
 /** How the image fills a `w`×`h` box: crop to fill (around the focal point), fit inside with padding, or fit inside. */
 export const IMAGE_FITS = ['cover', 'contain', 'inside'] as const;
@@ -51,12 +51,10 @@ export const DEFAULT_IMAGE_PRESETS: Readonly<Record<string, ImageTransform>> = {
 };
 
 /** The `mediaImagePresets` project setting: preset name to transform. */
-export const ImagePresetsSchema = Type.Record(
-  Type.String({ pattern: IMAGE_PRESET_NAME_PATTERN }),
+export const ImagePresetsSchema = StringMap(
+  { pattern: IMAGE_PRESET_NAME_PATTERN, description: 'a preset name' },
   ImageTransformSchema,
-  {
-    maxProperties: IMAGE_PRESETS_MAX,
-  },
+  { maxProperties: IMAGE_PRESETS_MAX },
 );
 export type ImagePresets = Static<typeof ImagePresetsSchema>;
 

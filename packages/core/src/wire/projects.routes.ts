@@ -1,9 +1,10 @@
 /** Project and project settings routes (decisions.md §4). */
 import { type Static, Type } from 'typebox';
 import { MAX_PREVIEW_URL_TEMPLATE_LENGTH } from '../preview/preview-url.js';
+import { TYPE_NAME_PATTERN } from '../schema/schema-definition.js';
 import { defineRoute } from './define-route.js';
 import { IMAGE_DIMENSION_CAP, IMAGE_INPUT_PIXELS_CAP, ImagePresetsSchema } from './media-image.routes.js';
-import { Nullable, PROJECT_SLUG_PATTERN, Timestamp } from './shapes.js';
+import { Nullable, PROJECT_SLUG_PATTERN, StringMap, Timestamp } from './shapes.js';
 
 /** Wire shape of a project. */
 export const ProjectSchema = Type.Object({ slug: Type.String(), name: Type.String(), createdAt: Timestamp });
@@ -18,6 +19,12 @@ export const CreateProjectBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Most per-type preview address templates one project may hold. */
+export const MAX_PREVIEW_URL_TYPES = 200;
+
+/** The keys of `previewUrls`: content type names, as a schema sync accepts them. */
+const PreviewUrlTypeKey = { pattern: TYPE_NAME_PATTERN.source, description: 'a content type name' };
+
 /** Settings of a project (`GET`/`PUT /api/v1/settings`, project from `X-CMS-Project`). */
 export const ProjectSettingsSchema = Type.Object({
   mediaImageMaxBytes: Nullable(Type.Integer()),
@@ -30,7 +37,7 @@ export const ProjectSettingsSchema = Type.Object({
   /** Live preview address template (`{path}`, `{locale}`, `{type}`, `{token}`); null: no live preview. */
   previewUrl: Nullable(Type.String()),
   /** Per content type, a template that replaces `previewUrl` for that type; null: none. */
-  previewUrls: Nullable(Type.Record(Type.String(), Type.String())),
+  previewUrls: Nullable(StringMap(PreviewUrlTypeKey, Type.String())),
 });
 export type ProjectSettings = Static<typeof ProjectSettingsSchema>;
 
@@ -48,8 +55,8 @@ export const PutProjectSettingsBodySchema = Type.Object(
     previewUrl: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: MAX_PREVIEW_URL_TEMPLATE_LENGTH }))),
     previewUrls: Type.Optional(
       Nullable(
-        Type.Record(Type.String(), Type.String({ minLength: 1, maxLength: MAX_PREVIEW_URL_TEMPLATE_LENGTH }), {
-          maxProperties: 200,
+        StringMap(PreviewUrlTypeKey, Type.String({ minLength: 1, maxLength: MAX_PREVIEW_URL_TEMPLATE_LENGTH }), {
+          maxProperties: MAX_PREVIEW_URL_TYPES,
         }),
       ),
     ),

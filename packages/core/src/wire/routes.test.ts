@@ -39,6 +39,20 @@ describe('route contracts', () => {
     expect(routes['content.previewEvents'].secretQuery).toEqual(['token']);
   });
 
+  it('checks every key of a map and every value: no patternProperties, whose unmatched keys skip the value schema', () => {
+    const found: string[] = [];
+    const walk = (schema: unknown, where: string): void => {
+      if (!schema || typeof schema !== 'object') return;
+      if ('patternProperties' in schema) found.push(where);
+      for (const [key, inner] of Object.entries(schema)) walk(inner, `${where}.${key}`);
+    };
+    for (const route of allRoutes) {
+      for (const [part, schema] of Object.entries(route.request)) walk(schema, `${route.id}.${part}`);
+      walk(route.response.schema, `${route.id}.response`);
+    }
+    expect(found).toEqual([]);
+  });
+
   it('fills and converts path placeholders', () => {
     expect(fillPath(contentGetRoute.path, { documentId: 'a b' })).toBe('/api/v1/content/a%20b');
     expect(toRouterPath(contentGetRoute.path)).toBe('/api/v1/content/:documentId');

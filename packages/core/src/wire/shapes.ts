@@ -24,6 +24,26 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
 }
 
+/**
+ * A map from keys to values of one schema, written as `propertyNames` (the key's schema) and
+ * `additionalProperties` (the value's), so every key is checked and no value escapes its schema.
+ * TypeBox's `Type.Record` writes `patternProperties` instead, which checks only the keys its
+ * pattern matches (`^.*$` matches no key holding a line break) and lets every other key through
+ * with any value.
+ */
+export function StringMap<V extends TSchema>(
+  keys: { pattern?: string; maxLength?: number; description?: string },
+  values: V,
+  options: { maxProperties?: number; description?: string } = {},
+) {
+  return Type.Unsafe<Record<string, Static<V>>>({
+    type: 'object',
+    propertyNames: { type: 'string', ...keys },
+    additionalProperties: values,
+    ...options,
+  });
+}
+
 /** Longest locale tag accepted anywhere (BCP 47 tags in practice stay far below). */
 export const MAX_LOCALE_LENGTH = 35;
 /** Longest document path. */

@@ -12,6 +12,15 @@ export interface ValidationIssue {
   message?: string;
   parentSchema?: Record<string, unknown>;
   data?: unknown;
+  /** The key a `propertyNames` issue is about (Ajv sets it on the key schema's own issues). */
+  propertyName?: string;
+}
+
+/** The key an issue refuses, when it is about a key rather than a value (`propertyNames`). */
+function refusedKey(issue: ValidationIssue): string | undefined {
+  if (typeof issue.propertyName === 'string') return issue.propertyName;
+  const name = issue.keyword === 'propertyNames' ? issue.params.propertyName : undefined;
+  return typeof name === 'string' ? name : undefined;
 }
 
 /** Where the issue is: `body.frontmatter.title`, `limit` (query), `params.version`, `headers.x-cms-locale`. */
@@ -25,12 +34,20 @@ export function issuePath(context: string, issue: ValidationIssue): string {
   const extra = issue.keyword === 'additionalProperties' ? issue.params.additionalProperty : undefined;
   if (typeof missing === 'string') segments.push(missing);
   if (typeof extra === 'string') segments.push(extra);
+  const key = refusedKey(issue);
+  if (key !== undefined) segments.push(key);
   return [prefix, ...segments].filter(Boolean).join('.') || context;
 }
 
 /** What the value at the issue's path must be or do, with what was received. */
 export function issueMessage(context: string, issue: ValidationIssue): string {
   const schema = issue.parentSchema ?? {};
+  if (refusedKey(issue) !== undefined) {
+    // The key's own issue carries the key schema; the `propertyNames` summary, the map's.
+    const keys = (issue.keyword === 'propertyNames' ? schema.propertyNames : schema) as Record<string, unknown>;
+    const what = typeof keys?.description === 'string' ? `${keys.description}, ` : '';
+    return `is not an allowed key: use ${what}${describeSchema(keys ?? {})}`;
+  }
   switch (issue.keyword) {
     case 'required': {
       const name = String(issue.params.missingProperty);

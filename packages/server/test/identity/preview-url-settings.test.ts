@@ -43,6 +43,9 @@ describe('live preview address settings', () => {
     ['a bad per-type address', { previewUrls: { post: 'not a url' } }, 'body.previewUrls.post', /absolute/],
     ['a bad type name', { previewUrls: { 'a b': 'https://site.example/' } }, 'body.previewUrls.a b', /type name/],
     ['an empty address', { previewUrl: '' }, 'body.previewUrl', /./],
+    // A key with a line break escaped the key pattern, and its value the string schema (a 500).
+    ['a type name with a line break', { previewUrls: { 'i/\n': [1] } }, 'body.previewUrls.i/\n', /type name/],
+    ['an address that is not a string', { previewUrls: { post: { a: 1 } } }, 'body.previewUrls.post', /string/],
   ])('refuses %s with INVALID_INPUT naming the field, and writes nothing', async (_name, body, field, message) => {
     const project = await newProject();
     const response = await putSettings(project, { mediaImageMaxBytes: null, ...body });

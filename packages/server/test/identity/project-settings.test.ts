@@ -71,6 +71,22 @@ describe('project settings', () => {
     ['a negative number', { mediaImageMaxBytes: -5 }, 'body.mediaImageMaxBytes'],
     ['an unknown setting', { mediaImageMaxBytes: 1, theme: 'dark' }, 'body.theme'],
     ['a missing setting', {}, 'body.mediaImageMaxBytes'],
+    // Every key of a map is checked, and so is its value (a key its pattern missed skipped both).
+    [
+      'a preset name with capitals',
+      { mediaImageMaxBytes: null, mediaImagePresets: { Card: { w: 1 } } },
+      'body.mediaImagePresets.Card',
+    ],
+    [
+      'a preset name with a line break',
+      { mediaImageMaxBytes: null, mediaImagePresets: { 'card\n': 5 } },
+      'body.mediaImagePresets.card\n',
+    ],
+    [
+      'a preset that is not a transform',
+      { mediaImageMaxBytes: null, mediaImagePresets: { card: 5 } },
+      'body.mediaImagePresets.card',
+    ],
   ])('rejects %s with INVALID_INPUT and writes nothing', async (_name, body, field) => {
     const project = await newProject();
     const response = await putSettings(project, body);

@@ -1,7 +1,8 @@
 /**
  * Fuzzes every operation of `GET /api/v1/openapi.json` with generated bad input: wrong types, NUL,
  * lone surrogates, huge and deeply nested values, out-of-range numbers, injection strings, unknown
- * and repeated parameters, malformed JSON. Any 5xx or an answer outside the envelope fails.
+ * and repeated parameters, malformed JSON, and bodies valid but for one property (a map property
+ * given keys outside its key pattern among them). Any 5xx or an answer outside the envelope fails.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,9 @@ const HOSTILE_STRINGS = [
   '[]',
   '{}',
   'x'.repeat(5000),
+  'i/\n',
+  'a\nb',
+  'a b',
 ];
 
 const hostileString = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string(), fc.string({ unit: 'binary' }));
@@ -77,6 +81,52 @@ const rawBodyText = fc.oneof(
   hostileValue.map((value) => JSON.stringify(value) ?? 'null'),
 );
 
+/** Keys for a map property: mostly keys outside any sane key pattern (a line break escaped `^.*$`). */
+const hostileKey = fc.oneof(fc.constantFrom('i/\n', '\n', 'a b', 'A', 'post', '__proto__', '-'), hostileString);
+const hostileMap = fc.dictionary(hostileKey, hostileValue, { minKeys: 1, maxKeys: 3 });
+
+/** A value `schema` plausibly accepts: the skeleton a near-valid body mutates one property of. */
+function plausible(schema: Schema | undefined, known: { documentId: string }): unknown {
+  if (!schema) return null;
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if ('const' in schema) return schema.const;
+  const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (alternatives?.[0]) return plausible(alternatives[0], known);
+  const types = [schema.type].flat();
+  if (types.includes('null')) return null;
+  switch (types[0]) {
+    case 'string':
+      return schema.format === 'uuid' ? known.documentId : 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, Schema>;
+      const required = (schema.required ?? []) as string[];
+      return Object.fromEntries(required.map((name) => [name, plausible(properties[name], known)]));
+    }
+    default:
+      return null;
+  }
+}
+
+/** Whether a property's schema is a map (any keys, each value of one schema). */
+function isMap(schema: Schema | undefined): boolean {
+  const object = schema?.type === 'object' || (Array.isArray(schema?.type) && schema.type.includes('object'));
+  return (
+    object &&
+    !schema?.properties &&
+    (schema?.propertyNames !== undefined ||
+      schema?.patternProperties !== undefined ||
+      typeof schema?.additionalProperties === 'object')
+  );
+}
+
 interface Case {
   pathValues: string[];
   query: [string, string][];
@@ -95,17 +145,49 @@ function caseArbitrary(operation: Operation, known: { documentId: string }): fc.
   const mutatedBody = fc
     .dictionary(fc.oneof(fc.constantFrom(...bodyProperties, 'unknown'), hostileString), hostileValue, { maxKeys: 5 })
     .map((value) => ({ kind: 'json' as const, value }));
+  // Valid but for one property, so the request gets past validation to the service's own rules.
+  const skeleton = plausible(bodySchema, known) as Record<string, unknown>;
+  const properties = (bodySchema?.properties ?? {}) as Record<string, Schema>;
+  const nearValidBody = fc
+    .tuple(fc.constantFrom(...bodyProperties, 'unknown'), hostileValue)
+    .map(([name, value]) => ({ kind: 'json' as const, value: { ...skeleton, [name]: value } }));
+  const maps = bodyProperties.filter((name) => isMap(properties[name]));
+  const hostileMapBody = fc
+    .tuple(fc.constantFrom(...maps, 'unknown'), hostileMap)
+    .map(([name, value]) => ({ kind: 'json' as const, value: { ...skeleton, [name]: value } }));
   return fc.record({
     pathValues: fc.array(pathValue, { minLength: pathCount, maxLength: pathCount }),
     query: fc.array(fc.tuple(name, hostileString), { maxLength: 5 }),
     body: fc.oneof(
       fc.constant({ kind: 'none' as const }),
       mutatedBody,
+      ...(bodySchema?.type === 'object' ? [nearValidBody] : []),
+      ...(maps.length > 0 ? [hostileMapBody] : []),
       hostileValue.map((value) => ({ kind: 'json' as const, value })),
       rawBodyText.map((text) => ({ kind: 'raw' as const, text })),
     ),
     schemaHash: fc.oneof(fc.constant(null), fc.constantFrom('', 'sha256:x', 'a'.repeat(10_000))),
   });
+}
+
+/**
+ * Cases every run sends: for each map property of the body, a key with a line break holding an array
+ * (such a key once escaped both the key pattern and the value's schema, and the service got an array).
+ */
+function mapCases(operation: Operation, known: { documentId: string }): Case[] {
+  const parameters = operation.op.parameters as Schema[];
+  const pathValues = parameters.filter((p) => p.in === 'path').map(() => known.documentId);
+  const bodySchema = operation.op.requestBody?.content?.['application/json']?.schema as Schema | undefined;
+  const properties = (bodySchema?.properties ?? {}) as Record<string, Schema>;
+  const skeleton = plausible(bodySchema, known) as Record<string, unknown>;
+  return Object.keys(properties)
+    .filter((name) => isMap(properties[name]))
+    .map((name) => ({
+      pathValues,
+      query: [],
+      body: { kind: 'json', value: { ...skeleton, [name]: { 'i/\n': [1] } } },
+      schemaHash: null,
+    }));
 }
 
 /** Percent-encodes any string; a lone surrogate goes out as its WTF-8 bytes (`%ED%A0%80`), as a buggy client would send it. */
@@ -203,7 +285,7 @@ describe('OpenAPI-driven fuzzing', () => {
           }
         }),
         // Every fault is collected (not shrunk) so one run reports all of them with the figures.
-        { numRuns: RUNS },
+        { numRuns: RUNS, examples: mapCases(operation, { documentId }).map((example) => [example]) },
       );
     };
     // A few operations at a time, as a client with a small connection pool sends them.

@@ -59,10 +59,10 @@ function toSettingsView(settings: Record<string, unknown>): ProjectSettingsView 
   };
 }
 
-/** Type names as the schema allows them (a per-type preview address names a type). */
-const TYPE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-
-/** Every live preview address template must be an http(s) URL once filled (decisions.md §8). */
+/**
+ * Every live preview address template must be an http(s) URL once filled (decisions.md §8). The
+ * route's schema has checked the shapes: each key of `previewUrls` a type name, each value a string.
+ */
 function assertPreviewUrls(input: ProjectSettingsInput): void {
   const fields: Record<string, string> = {};
   if (input.previewUrl) {
@@ -70,7 +70,6 @@ function assertPreviewUrls(input: ProjectSettingsInput): void {
     if (problem) fields['body.previewUrl'] = problem;
   }
   for (const [type, template] of Object.entries(input.previewUrls ?? {})) {
-    if (!TYPE_NAME.test(type)) fields[`body.previewUrls.${type}`] = 'must be keyed by a content type name';
     const problem = previewUrlTemplateProblem(template);
     if (problem) fields[`body.previewUrls.${type}`] = problem;
   }
