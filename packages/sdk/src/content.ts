@@ -30,6 +30,7 @@ import type {
   contentVersionsListRoute,
   contentVersionsRestoreRoute,
   Document,
+  DocumentSummary,
   RouteInput,
   RouteOutput,
 } from '@cms/core';
@@ -110,6 +111,23 @@ export function contentArea<Types extends ClientTypes>(transport: Transport) {
   return {
     /** One page of documents of a type: published by default, drafts with `draft: true`. */
     list,
+    /**
+     * One page of documents without their text (`includeBody: false`: no `body`, no `source`): for a
+     * list that shows titles, fields and states, a few KB where the bodies would be the bulk.
+     * @example const recent = await cms.content.listSummaries({ type: 'post', draft: true, sort: 'updatedAt', limit: 5 });
+     */
+    listSummaries<T extends TypeArg = never>(
+      query: Omit<ContentListQuery<T, never>, 'includeBody' | 'resolve'>,
+      options: CallOptions = {},
+    ): Promise<Page<DocumentSummary>> {
+      const type = typeName(query.type as TypeArg);
+      return callRoute(
+        transport,
+        'content.list',
+        { query: { ...query, type, includeBody: false }, envelope: 'paginated' },
+        tagged(options, typeTag(project, environment, type)),
+      );
+    },
     /** Every document of the query, page after page, fetched as the loop goes. */
     iterate<T extends TypeArg = never, R extends string = never>(
       query: ContentListQuery<T, R>,

@@ -88,6 +88,26 @@ describe('content through the SDK', () => {
     expect(seen).toEqual(Array.from({ length: 7 }, (_, i) => `many/${i}`));
   });
 
+  it('lists documents without their text: no body, no source, the fields and states kept', async () => {
+    const cms = harness.client();
+    const body = 'A long body.\n'.repeat(500);
+    const created = await cms.content.create({
+      type: 'post',
+      path: 'summaries/one',
+      frontmatter: { title: 'Summaries', slug: 'summaries' },
+      body,
+    });
+    const full = await cms.content.list({ type: 'post', draft: true, path: 'summaries/one' });
+    expect(full.data[0]?.body).toBe(body);
+    const page = await cms.content.listSummaries({ type: 'post', draft: true, path: 'summaries/one' });
+    expect(page.pagination.total).toBe(1);
+    const [summary] = page.data;
+    expect(summary).toMatchObject({ documentId: created.documentId, frontmatter: { title: 'Summaries' } });
+    expect(summary && 'body' in summary).toBe(false);
+    expect(summary && 'source' in summary).toBe(false);
+    expectTypeOf(page.data[0]).not.toHaveProperty('body');
+  });
+
   it('sends the config hash, and with fetch refreshes it once on SCHEMA_HASH_MISMATCH', async () => {
     const hash = resolveConfigSchema(config, 'production').effectiveSchemaHash;
     const fixed = harness.client({ schemaHash: hash });

@@ -71,6 +71,14 @@ export const DocumentSchema = Type.Object({
 });
 export type Document = Static<typeof DocumentSchema>;
 
+/**
+ * An item of `GET /content`: a document, without `body` and `source` when the list asked
+ * `includeBody=false` (lists that show titles and fields, not the text: the Studio's lists).
+ */
+export const DocumentListItemSchema = Type.Object({ ...DocumentSchema.properties, body: Type.Optional(Type.String()) });
+/** A document as a list read with `includeBody=false` answers it. */
+export type DocumentSummary = Omit<Document, 'body' | 'source'>;
+
 /** Path parameter of every `/content/{documentId}` route. */
 export const DocumentIdParamsSchema = Type.Object({ documentId: Uuid }, { additionalProperties: false });
 export type DocumentIdParams = Static<typeof DocumentIdParamsSchema>;
@@ -152,6 +160,8 @@ export const ListDocumentsQuerySchema = Type.Object(
      */
     release: Type.Optional(Uuid),
     resolve: Type.Optional(ResolveQuery),
+    /** `false`: the documents without `body` and `source` (a list of titles and fields is a few KB, not the bodies). */
+    includeBody: WithDefault(Type.Boolean(), true),
     limit: WithDefault(LimitQuery(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
     offset: WithDefault(OffsetQuery, 0),
     sort: WithDefault(DocumentSortSchema, 'createdAt'),
@@ -332,7 +342,7 @@ export const contentListRoute = defineRoute({
   target: 'environment',
   repeatableQuery: ['resolve'],
   request: { query: ListDocumentsQuerySchema, headers: LocaleHeadersSchema },
-  response: { status: 200, envelope: 'paginated', schema: DocumentSchema },
+  response: { status: 200, envelope: 'paginated', schema: DocumentListItemSchema },
   errors: ['SCHEMA_NOT_FOUND'],
 });
 

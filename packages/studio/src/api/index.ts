@@ -63,7 +63,7 @@ export const schema = {
 };
 
 /** Query of a type's list (drafts included: the Studio always lists drafts). */
-export type ListQuery = Omit<ContentListQuery<string, never>, 'draft' | 'resolve'>;
+export type ListQuery = Omit<ContentListQuery<string, never>, 'draft' | 'resolve' | 'includeBody'>;
 
 /** Body of `content.create` (core's route input). */
 export type DocumentInput = RouteBody<'content.create'>;
@@ -74,9 +74,11 @@ const withHash = (schemaHash: string) => ({ headers: { 'x-cms-schema-hash': sche
 
 export const content = {
   overview: (target: Target) => viaSdk(() => at(target).content.overview()),
-  list: (target: Target, query: ListQuery) => viaSdk(() => at(target).content.list({ ...query, draft: true })),
+  /** A page of a type's drafts without their text: lists show fields, never bodies. */
+  list: (target: Target, query: ListQuery) => viaSdk(() => at(target).content.listSummaries({ ...query, draft: true })),
+  /** The `limit` latest changed documents of a type, without their text. */
   recent: (target: Target, type: string, limit: number) =>
-    viaSdk(() => at(target).content.list({ type, draft: true, sort: 'updatedAt', order: 'desc', limit })),
+    viaSdk(() => at(target).content.listSummaries({ type, draft: true, sort: 'updatedAt', order: 'desc', limit })),
   search: (
     target: Target,
     q: string,

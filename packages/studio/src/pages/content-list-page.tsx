@@ -1,7 +1,7 @@
 import { DOCUMENT_TITLE_KEYS } from '@cms/core/document-title';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { type CmsError, type ContentDocument, content, DEFAULT_LOCALE, type ListQuery } from '../api/index.js';
+import { type CmsError, type ContentSummary, content, DEFAULT_LOCALE, type ListQuery } from '../api/index.js';
 import type { FieldMetadata } from '../editor/core-schema.js';
 import { Slot } from '../extensions/slot.js';
 import { Link } from '../routing/navigation.js';
@@ -33,7 +33,7 @@ export function ContentListPage({ type }: { type: string }) {
   const q = query.get('q') ?? '';
   const pageSize = PAGE_SIZES.find((size) => String(size) === query.get('size')) ?? PAGE_SIZES[0];
   const [restoreError, setRestoreError] = useState<CmsError | null>(null);
-  const [selected, setSelected] = useState<Map<string, ContentDocument>>(new Map());
+  const [selected, setSelected] = useState<Map<string, ContentSummary>>(new Map());
   const can = bootstrap.me.capabilities;
   const client = useQueryClient();
   const rows = useContentRows(target, { type, status, locale, sort, order, page, pageSize, q });
@@ -49,7 +49,7 @@ export function ContentListPage({ type }: { type: string }) {
     [schemaType],
   );
 
-  const restore = async (doc: ContentDocument) => {
+  const restore = async (doc: ContentSummary) => {
     setRestoreError(null);
     try {
       await content.restoreDeleted(target, doc.documentId);
@@ -58,7 +58,7 @@ export function ContentListPage({ type }: { type: string }) {
       setRestoreError(toApiError(caught));
     }
   };
-  const toggle = (doc: ContentDocument, on: boolean) =>
+  const toggle = (doc: ContentSummary, on: boolean) =>
     setSelected((before) => {
       const next = new Map(before);
       if (on) next.set(doc.documentId, doc);
@@ -333,7 +333,7 @@ function Snippet({ text }: { text: string }) {
 export function StatusBadge({
   doc,
 }: {
-  doc: Pick<ContentDocument, 'isDeleted' | 'publishedVersion' | 'hasUnpublishedChanges'>;
+  doc: Pick<ContentSummary, 'isDeleted' | 'publishedVersion' | 'hasUnpublishedChanges'>;
 }) {
   if (doc.isDeleted) return <span className="badge badge-deleted">Deleted</span>;
   if (doc.publishedVersion === null) return <span className="badge badge-draft">Draft</span>;

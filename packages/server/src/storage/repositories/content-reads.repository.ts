@@ -88,6 +88,8 @@ export interface ReadShape {
    * statement (`$."seo"."author"`, `$."related"[*]`); none: no references are fetched.
    */
   referencePaths?: readonly string[];
+  /** False: rows without body and source (lists that show fields only); default true. */
+  withBody?: boolean;
 }
 
 /** One page of rows and the exact number of rows matching the filter. */
@@ -242,11 +244,12 @@ export async function listDocumentRows(
   params.push(page.limit, page.offset);
   const [limit, offset] = [`$${params.length - 1}`, `$${params.length}`];
   const draft = !filter.published;
-  let columns = contentColumns(draft);
+  const withBody = shape.withBody ?? true;
+  let columns = contentColumns(draft, withBody);
   let itemJoin = '';
   if (filter.release !== undefined) {
     params.push(filter.release);
-    columns = releaseContentColumns('ri.action');
+    columns = releaseContentColumns('ri.action', withBody);
     itemJoin = releaseItemJoin('d', 'ri', `$${params.length}`);
   }
   const references = pageReferences(

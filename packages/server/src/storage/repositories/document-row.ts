@@ -84,8 +84,12 @@ export interface DocumentContentRow {
   updatedAt: string;
 }
 
-/** The select list producing a DocumentContentRow of the draft or the published content from alias `d`. */
-export function contentColumns(draft: boolean): string {
+/**
+ * The select list producing a DocumentContentRow of the draft or the published content from alias `d`;
+ * without `withBody`, no body and no source (a list that shows fields only reads none of the text).
+ */
+export function contentColumns(draft: boolean, withBody = true): string {
+  if (!withBody) return `${CONTENT_METADATA_COLUMNS}, d.${draft ? 'draft' : 'published'}_frontmatter as frontmatter`;
   return draft ? DRAFT_CONTENT_COLUMNS : PUBLISHED_CONTENT_COLUMNS;
 }
 

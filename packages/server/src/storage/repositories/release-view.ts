@@ -37,10 +37,12 @@ export function releaseBody(alias: string, action: string): string {
 
 /**
  * The select list of a release preview read from alias `d`: the draft of a document the release
- * publishes, else the published content; `action` is the item's action expression.
+ * publishes, else the published content; `action` is the item's action expression. Without
+ * `withBody`, no body (a list of fields).
  */
-export function releaseContentColumns(action: string): string {
-  return `${CONTENT_METADATA_COLUMNS}, ${releaseFrontmatter('d', action)} as frontmatter, ${releaseBody('d', action)} as body`;
+export function releaseContentColumns(action: string, withBody = true): string {
+  const body = withBody ? `, ${releaseBody('d', action)} as body` : '';
+  return `${CONTENT_METADATA_COLUMNS}, ${releaseFrontmatter('d', action)} as frontmatter${body}`;
 }
 
 /** A join bringing the release item of `alias` in as `itemAlias` (no row: the release leaves it alone). */

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type ContentDocument, content, releases, type Target } from '../../api/index.js';
+import { type ContentSummary, content, releases, type Target } from '../../api/index.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { ErrorNotice, Notice } from '../../ui/notice.js';
 import { rowsKey } from './use-content-rows.js';
@@ -21,7 +21,7 @@ export function BulkActions({
 }: {
   target: Target;
   type: string;
-  selected: ContentDocument[];
+  selected: ContentSummary[];
   onDone(): void;
 }) {
   const { bootstrap } = useStudio();

@@ -5,7 +5,7 @@
  * prefix (docs/api.md "Search as you type").
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type ContentDocument, content, type ListQuery, type Target } from '../../api/index.js';
+import { type ContentSummary, content, type ListQuery, type Target } from '../../api/index.js';
 
 export const STATUS_FILTERS = {
   all: {},
@@ -28,7 +28,7 @@ export interface RowsQuery {
 }
 
 export interface Rows {
-  data: ContentDocument[];
+  data: ContentSummary[];
   total: number;
   /** Search snippets by document id (plain text, matches between « and »). */
   snippets: Record<string, string>;

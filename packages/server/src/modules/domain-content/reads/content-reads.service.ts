@@ -179,10 +179,18 @@ export class ContentReadsService implements ContentReadRoutes {
         ...(query.updatedSince === undefined ? {} : { updatedSince: new Date(query.updatedSince) }),
       },
       { sort: query.sort, order: query.order ?? defaultOrder(query.sort), limit: query.limit, offset: query.offset },
-      resolve.size > 0 ? { referencePaths: referenceJsonPaths(type, resolve) } : {},
+      {
+        ...(resolve.size > 0 ? { referencePaths: referenceJsonPaths(type, resolve) } : {}),
+        withBody: query.includeBody,
+      },
     );
     const items = render(target, rows, { draft: query.draft, release: release !== undefined, type, resolve });
-    return { items, total, limit: query.limit, offset: query.offset };
+    return {
+      items: query.includeBody ? items : items.map(withoutText),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+    };
   }
 
   async overview(ctx: EnvironmentContext, { query }: ActionInput<Overview>): Promise<ActionResult<Overview>> {
@@ -219,6 +227,11 @@ export class ContentReadsService implements ContentReadRoutes {
     for (const name of requested ?? []) requireSchemaType(schema, name);
     return requested ?? [...(schema?.types.keys() ?? [])];
   }
+}
+
+/** A document of a list read with `includeBody=false`: no body, no source (they were not read). */
+function withoutText({ body: _body, source: _source, ...summary }: Document): Omit<Document, 'body' | 'source'> {
+  return summary;
 }
 
 /** A release preview of a document the release would leave unpublished (or unpublishes). */
