@@ -51,7 +51,10 @@ export const AuditEntrySchema = Type.Object({
   action: Type.String(),
   target: AuditTargetSchema,
   outcome: AuditOutcomeSchema,
+  /** The id the server made for the request (its log line's `serverRequestId` when the caller sent one). */
   requestId: Nullable(Type.String()),
+  /** The caller's own `X-Request-Id`, as sent (null when none): theirs to correlate, never unique. */
+  clientRequestId: Nullable(Type.String()),
   ip: Nullable(Type.String()),
   /** A size-capped description of what changed, secrets redacted (docs/audit.md "Changes"). */
   changes: Nullable(AnyObject),

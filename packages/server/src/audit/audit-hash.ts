@@ -26,6 +26,8 @@ export interface HashedFields {
   target: Record<string, string | null>;
   outcome: string;
   requestId: string | null;
+  /** Hashed only when set (left out when null), so entries written before the field still hash as they did. */
+  clientRequestId?: string | null;
   ip: string | null;
   changes: unknown;
 }

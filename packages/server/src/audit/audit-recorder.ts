@@ -14,6 +14,7 @@ export interface AuditEvent {
   projectId?: string | null;
   target?: Partial<AuditTarget>;
   requestId?: string | null;
+  clientRequestId?: string | null;
   ip?: string | null;
   changes?: Record<string, unknown> | null;
   /** Every document the event changed, when more than its target names (docs/audit.md "A document's activity"). */
@@ -52,6 +53,7 @@ export function createAuditRecorder(deps: { db: Db; clock: Clock }): AuditRecord
       target: { ...EMPTY_TARGET, ...event.target },
       outcome: event.outcome,
       requestId: event.requestId ?? null,
+      clientRequestId: event.clientRequestId ?? null,
       ip: event.ip ?? null,
       changes: capChanges(event.changes ?? null),
       documentIds: event.documentIds ?? [],
@@ -64,6 +66,7 @@ export function createAuditRecorder(deps: { db: Db; clock: Clock }): AuditRecord
     projectId: scope.projectId,
     target: scope.target,
     requestId: scope.requestId,
+    clientRequestId: scope.clientRequestId,
     ip: scope.ip,
     changes: scope.changes,
     documentIds: scope.documentIds ?? [],

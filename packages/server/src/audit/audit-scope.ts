@@ -14,6 +14,8 @@ export interface AuditScope {
   projectId: string | null;
   target: AuditTarget;
   requestId: string | null;
+  /** The caller's `X-Request-Id`, when it sent one (docs/audit.md "An entry"). */
+  clientRequestId?: string | null;
   ip: string | null;
   changes: Record<string, unknown> | null;
   /**

@@ -41,6 +41,7 @@ export function auditScopeOf(request: FastifyRequest, action: AnyAction): AuditS
     projectId: request.ctx.project?.projectId ?? null,
     target: targetOf(request),
     requestId: request.ctx.requestId,
+    clientRequestId: request.ctx.clientRequestId,
     ip: request.ip ?? null,
     changes: inputChanges(request.body),
     outcome: 'success',
@@ -89,6 +90,7 @@ export function registerAuditHook(app: FastifyInstance, deps: { recorder: AuditR
         projectId: scope.projectId,
         target: scope.target,
         requestId: scope.requestId,
+        clientRequestId: scope.clientRequestId,
         ip: scope.ip,
         changes: outcome === 'success' ? scope.changes : { ...scope.changes, status: reply.statusCode },
       });

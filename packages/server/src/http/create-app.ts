@@ -13,7 +13,7 @@ import type { DeferredCompilers } from './deferred-compilers.js';
 import { type EarlyAnswer, NO_EARLY_ANSWER } from './early-reads.js';
 import { registerErrorEnvelope, sendError } from './error-envelope.js';
 import { ANONYMOUS } from './request-context.js';
-import { generateRequestId, registerRequestId } from './request-id.js';
+import { generateRequestId, registerRequestId, requestIdsOf } from './request-id.js';
 import { createResolveTarget } from './resolve-target.js';
 import { targetGuard } from './target-guard.js';
 import './fastify-types.js';
@@ -207,7 +207,7 @@ export function registerAccessHooks(
   const resolveTarget = createResolveTarget(deps.targets);
   app.addHook('onRequest', async (request) => {
     request.ctx = {
-      requestId: String(request.id),
+      ...requestIdsOf(request),
       principal: ANONYMOUS,
       project: null,
       target: null,

@@ -34,7 +34,14 @@ export interface Principal {
 
 /** Everything a service needs to know about the request: who, where, and its id for logs. */
 export interface RequestContext {
+  /**
+   * The server's own id of the request, unique: `request.id` (the log's `requestId`, the response's
+   * `X-Request-Id`) unless the caller sent its own id, which then stays theirs (`clientRequestId`) and
+   * this is a new UUID (logged as `serverRequestId`). Audit entries record this one.
+   */
   requestId: string;
+  /** The caller's `X-Request-Id` when the server kept it as `request.id`, else null. */
+  clientRequestId?: string | null;
   principal: Principal;
   project: ProjectTarget | null;
   target: Target | null;

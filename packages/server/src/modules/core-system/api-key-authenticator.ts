@@ -96,7 +96,8 @@ export function createApiKeyAuthenticator(
         actor: { type: 'apiKey', id: row.id, label: row.label },
         outcome: 'denied',
         target: { id: row.id },
-        requestId: String(request.id),
+        requestId: request.ctx.requestId,
+        clientRequestId: request.ctx.clientRequestId,
         ip: request.ip ?? null,
         changes: { reason, method: request.method, path: request.url.split('?')[0] ?? '' },
       });

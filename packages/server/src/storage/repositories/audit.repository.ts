@@ -30,8 +30,8 @@ export interface AuditFilterColumns {
   documentId: string | null;
 }
 
-const COLUMNS = `chain_key, seq, id, at, actor_type, actor_id, actor_label, action, target, outcome, request_id, ip,
-  changes, prev_hash, hash, environment, type_name, document_id`;
+const COLUMNS = `chain_key, seq, id, at, actor_type, actor_id, actor_label, action, target, outcome, request_id,
+  client_request_id, ip, changes, prev_hash, hash, environment, type_name, document_id`;
 
 /**
  * Appends an entry at the head of its chain. The head row stays locked until the transaction ends,
@@ -58,6 +58,8 @@ export async function appendEntry(tx: Transaction, chainKey: string, entry: NewA
     target: entry.target,
     outcome: entry.outcome,
     requestId: entry.requestId,
+    // Left out of the hashed fields when there is none, as in entries written before it existed.
+    ...(entry.clientRequestId ? { clientRequestId: entry.clientRequestId } : {}),
     ip: entry.ip,
     changes: entry.changes,
   };
@@ -70,8 +72,8 @@ export async function appendEntry(tx: Transaction, chainKey: string, entry: NewA
   await tx.query(
     `with entry as (
        insert into audit_entries (chain_key, seq, id, at, project_id, actor_type, actor_id, actor_label, action, target,
-         environment, type_name, document_id, outcome, request_id, ip, changes, prev_hash, hash)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+         environment, type_name, document_id, outcome, request_id, ip, changes, prev_hash, hash, client_request_id)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
      )
      update audit_chain_heads set last_hash = $19 where chain_key = $1`,
     [
@@ -94,6 +96,7 @@ export async function appendEntry(tx: Transaction, chainKey: string, entry: NewA
       entry.changes === null ? null : JSON.stringify(entry.changes),
       prevHash,
       hash,
+      fields.clientRequestId ?? null,
     ],
   );
   const documentIds = [...new Set(entry.documentIds ?? [])];
@@ -276,6 +279,7 @@ interface RawRow {
   target: Record<string, string | null>;
   outcome: string;
   request_id: string | null;
+  client_request_id: string | null;
   ip: string | null;
   changes: unknown;
   prev_hash: string;
@@ -296,6 +300,7 @@ function toRow(row: RawRow): AuditRow {
     target: row.target,
     outcome: row.outcome,
     requestId: row.request_id,
+    ...(row.client_request_id === null ? {} : { clientRequestId: row.client_request_id }),
     ip: row.ip,
     changes: row.changes ?? null,
     prevHash: row.prev_hash,
@@ -314,6 +319,7 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
     target: row.target as AuditEntry['target'],
     outcome: row.outcome as AuditOutcome,
     requestId: row.requestId,
+    clientRequestId: row.clientRequestId ?? null,
     ip: row.ip,
     changes: (row.changes as Record<string, unknown> | null) ?? null,
   };
