@@ -2,6 +2,7 @@
  * What an audit entry says changed (docs/audit.md "Changes"): a small description, never the content
  * itself at full size, and never a secret.
  */
+import { unstorablePart } from '../storage/storable-text.js';
 
 /** Largest `changes` an entry keeps, as JSON text; a larger one keeps only its keys. */
 export const MAX_CHANGES_BYTES = 4096;
@@ -35,10 +36,24 @@ export function redactUrl(text: string): string | null {
   return `${url.protocol}//${url.host}/${more ? REDACTED : ''}`;
 }
 
-/** A copy with every secret value replaced, URLs reduced to their host, and long strings cut. */
+/**
+ * A string PostgreSQL stores, as it is; else a marker naming what it held (a NUL, a lone surrogate) but
+ * not the text: a request refused for such input is still an entry, which its own values would prevent.
+ */
+export function storableText(value: string): string {
+  const part = unstorablePart(value);
+  if (part === null) return value;
+  return `[not stored: ${value.length} characters with ${part === 'nul' ? 'a NUL character' : 'a lone surrogate'}]`;
+}
+
+/**
+ * A copy with every secret value replaced, URLs reduced to their host, long strings cut, and text
+ * PostgreSQL cannot store (values and keys) replaced by a marker.
+ */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[nested too deep]';
   if (typeof value === 'string') {
+    if (unstorablePart(value) !== null) return storableText(value);
     const url = redactUrl(value);
     if (url !== null) return url;
     return value.length > MAX_CHANGES_STRING ? `${cutAt(value, MAX_CHANGES_STRING)}… (${value.length} chars)` : value;
@@ -46,7 +61,9 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+  let unstorableKeys = 0;
+  for (const [sent, inner] of Object.entries(value as Record<string, unknown>)) {
+    const key = unstorablePart(sent) === null ? sent : `[key not stored ${(unstorableKeys += 1)}]`;
     out[key] = SECRET_KEY.test(key) ? REDACTED : redact(inner, depth + 1);
   }
   return out;

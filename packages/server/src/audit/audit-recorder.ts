@@ -3,7 +3,7 @@ import type { AuditActor, AuditOutcome, AuditTarget } from '@cms/core';
 import type { Clock } from '../clock.js';
 import type { Db, Transaction } from '../storage/db.js';
 import { appendEntry, INSTANCE_CHAIN } from '../storage/repositories/audit.repository.js';
-import { capChanges } from './audit-changes.js';
+import { capChanges, storableText } from './audit-changes.js';
 import type { AuditScope } from './audit-scope.js';
 
 /** An entry as the identity code writes it directly (sign-in events). */
@@ -40,6 +40,20 @@ export const EMPTY_TARGET: AuditTarget = {
   id: null,
 };
 
+function storedOrNull(value: string | null | undefined): string | null {
+  return value === null || value === undefined ? null : storableText(value);
+}
+
+/**
+ * The target with text PostgreSQL stores: its parts come from the request's path and query, which a
+ * refused request may fill with a NUL or a lone surrogate (the refusal is still an entry).
+ */
+function storableTarget(target: AuditTarget): AuditTarget {
+  const out = { ...target };
+  for (const key of Object.keys(out) as (keyof AuditTarget)[]) out[key] = storedOrNull(out[key]);
+  return out;
+}
+
 /** The recorder over the unwrapped database (its own transactions must not open a scope's entry). */
 export function createAuditRecorder(deps: { db: Db; clock: Clock }): AuditRecorder {
   const write = async (tx: Transaction, event: AuditEvent): Promise<void> => {
@@ -48,9 +62,9 @@ export function createAuditRecorder(deps: { db: Db; clock: Clock }): AuditRecord
       id: randomUUID(),
       at: deps.clock().toISOString(),
       projectId,
-      actor: event.actor,
+      actor: { ...event.actor, id: storableText(event.actor.id), label: storedOrNull(event.actor.label) },
       action: event.action,
-      target: { ...EMPTY_TARGET, ...event.target },
+      target: storableTarget({ ...EMPTY_TARGET, ...event.target }),
       outcome: event.outcome,
       requestId: event.requestId ?? null,
       clientRequestId: event.clientRequestId ?? null,

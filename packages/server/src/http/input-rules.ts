@@ -11,6 +11,7 @@
  */
 import { invalidInput, invalidQueryParam } from '@cms/core';
 import type { JsonSchema } from '../actions/define-action.js';
+import { unstorablePart } from '../storage/storable-text.js';
 import { describeSchema } from './validation-messages.js';
 
 /** Deepest nesting of objects and arrays a JSON body may have (the top-level value is depth 1). */
@@ -19,15 +20,11 @@ export const MAX_JSON_DEPTH = 64;
 export const INT_MIN = -2_147_483_648;
 export const INT_MAX = 2_147_483_647;
 
-/** U+0000, or a high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what the rule refuses.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** Why a string cannot be stored, or null. */
 export function unstorableReason(value: string): string | null {
-  const match = UNSTORABLE.exec(value);
-  if (!match) return null;
-  return match[0] === '\u0000'
+  const part = unstorablePart(value);
+  if (part === null) return null;
+  return part === 'nul'
     ? 'must not contain the NUL character (U+0000): remove it'
     : 'must be valid Unicode text: it contains a lone UTF-16 surrogate (send both halves of the pair)';
 }
