@@ -63,7 +63,11 @@ export function redact(value: unknown, depth = 0): unknown {
   const out: Record<string, unknown> = {};
   let unstorableKeys = 0;
   for (const [sent, inner] of Object.entries(value as Record<string, unknown>)) {
-    const key = unstorablePart(sent) === null ? sent : `[key not stored ${(unstorableKeys += 1)}]`;
+    let key = sent;
+    if (unstorablePart(sent) !== null) {
+      unstorableKeys += 1;
+      key = `[key not stored ${unstorableKeys}]`;
+    }
     out[key] = SECRET_KEY.test(key) ? REDACTED : redact(inner, depth + 1);
   }
   return out;
