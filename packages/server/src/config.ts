@@ -12,6 +12,8 @@ export interface ServerConfig {
   port: number;
   host: string;
   publicUrl: string;
+  /** Whether `publicUrl` was configured (CMS_PUBLIC_URL), not made from HOST and PORT; unset counts as configured. */
+  publicUrlConfigured?: boolean;
   databaseUrl: string | null;
   databasePoolMax: number;
   dataDir: string;
@@ -138,6 +140,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     port,
     host,
     publicUrl,
+    publicUrlConfigured: Boolean(env.CMS_PUBLIC_URL),
     databaseUrl,
     databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     dataDir,

@@ -3,6 +3,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field } from '../../server/test/content/fixtures.js';
 import {
+  CRLF_DOCUMENT,
+  CRLF_NO_FINAL_NEWLINE,
+  LONE_CR,
+  MARKDOWN,
+  MDX,
+  MIXED_ENDINGS,
+} from './support/fidelity-corpus.js';
+import {
   createFirstAdmin,
   launchBrowser,
   type StudioServer,
@@ -32,48 +40,6 @@ const SCHEMA: ResolvedSchema = {
   ],
 };
 const HASH = computeSchemaHash(SCHEMA);
-
-const MARKDOWN = [
-  '\uFEFF# Tricky *document*',
-  '',
-  '* star bullet',
-  '+ plus bullet',
-  '- dash bullet',
-  '',
-  'Some _underscored emphasis_ and __strong__, an escaped \\*star\\* and \\_underscore\\_, a line with two trailing spaces  ',
-  'and a hard break above. A footnote[^1] and a {{< shortcode param="x" >}}.',
-  '',
-  '<div class="raw">',
-  '  <p>HTML block kept as is</p>',
-  '</div>',
-  '',
-  '| a | b |',
-  '|:--|--:|',
-  '| 1 | 2 |',
-  '',
-  '1) numbered with parens',
-  '2) second',
-  '',
-  '[^1]: The footnote text.',
-  '',
-].join('\n');
-
-const CRLF_NO_FINAL_NEWLINE = 'First line\r\nSecond line  \r\n\r\n* item\r\n* item two\r\nlast line without newline';
-
-const MDX = [
-  "import { Chart } from '../components/chart'",
-  'export const meta = { draft: true }',
-  '',
-  '# MDX {meta.draft ? "draft" : "live"}',
-  '',
-  '<Chart data={[1, 2, 3]} title="Sales" />',
-  '',
-  '<Callout type="warning">',
-  '  Text *inside* a component.',
-  '</Callout>',
-  '',
-  'Inline {1 + 1} expression.',
-].join('\n');
 
 const FRONTMATTER = {
   title: 'Original title',
@@ -118,6 +84,9 @@ describe('Studio saves only what changed', () => {
     ['markdown with a BOM, bullets, escapes, HTML, tables and footnotes', 'md', MARKDOWN],
     ['CRLF line endings without a final newline', 'md', CRLF_NO_FINAL_NEWLINE],
     ['MDX with imports, components and expressions', 'mdx', MDX],
+    ['CRLF line endings with a list and an image', 'md', CRLF_DOCUMENT],
+    ['lone CR line endings', 'md', LONE_CR],
+    ['mixed LF, CRLF and lone CR line endings', 'md', MIXED_ENDINGS],
   ] as const) {
     it(`keeps ${name} byte for byte when only the title changes`, async () => {
       const created = await create(`fidelity-${name.length}`, format, body);

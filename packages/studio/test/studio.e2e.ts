@@ -474,9 +474,12 @@ describe('the Studio in Chromium', () => {
     expect(await library.getByRole('button', { name: /^Insert / }).count()).toBe(1);
     await library.getByRole('button', { name: 'Insert walrus-photo.png' }).click();
     await page.getByText('Unsaved changes').waitFor();
+    // Focus is back in the body, just after the inserted image: what is typed next follows it.
+    await page.keyboard.type(' more');
     await page.keyboard.press('Control+s');
     await page.getByText(/Saved at/).waitFor();
     const stored = (await api('GET', `/content/${postId}?draft=true`)).body.data;
-    expect(stored.body).toBe(`${before.body}\n![walrus-photo](${walrus.url})`);
+    // The server's path, not its listen address (no CMS_PUBLIC_URL here).
+    expect(stored.body).toBe(`${before.body}\n![walrus-photo](${new URL(walrus.url).pathname}) more`);
   });
 });

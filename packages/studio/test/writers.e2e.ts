@@ -133,12 +133,13 @@ describe('writing in the Studio', () => {
     await page.keyboard.type('A red dot');
     await save();
     const body = await bodyOf(id);
-    expect(body).toMatch(/^Before\.\n!\[A red dot\]\(http:\/\/127\.0\.0\.1:\d+\/media\/[^)]+red-dot\.png\)$/);
+    // A paragraph of its own, at the server's path (no CMS_PUBLIC_URL here: its listen address means nothing to a site).
+    expect(body).toMatch(/^Before\.\n\n!\[A red dot\]\(\/media\/[^)]+red-dot\.png\)$/);
     const media = await server.request('GET', '/api/v1/media');
     expect(media.body.data.map((asset: { filename: string }) => asset.filename)).toContain('red-dot.png');
   });
 
-  it('uploads a dropped image and inserts it where it was dropped', async () => {
+  it('uploads a dropped image and inserts it where it was dropped, a paragraph apart from the text', async () => {
     const id = await create('post', 'posts/drop', { title: 'Drop' }, 'First line\n\nLast line\n');
     await open(page, 'post', id);
     await page.evaluate(`(() => {
@@ -154,7 +155,7 @@ describe('writing in the Studio', () => {
     await page.getByText(/^Inserted dropped_photo\.png\./).waitFor();
     await save();
     expect(await bodyOf(id)).toMatch(
-      /^First line\n\n!\[dropped photo\]\(http:\/\/127\.0\.0\.1:\d+\/media\/[^)]+dropped_photo\.png\)\nLast line\n$/,
+      /^First line\n\n!\[dropped photo\]\(\/media\/[^)]+dropped_photo\.png\)\n\nLast line\n$/,
     );
   });
 

@@ -5,7 +5,7 @@ import { PasswordInput } from './auth.routes.js';
 import { defineRoute } from './define-route.js';
 import { EnvironmentSchema } from './environments.routes.js';
 import { ProjectSchema } from './projects.routes.js';
-import { StringEnum } from './shapes.js';
+import { Nullable, StringEnum } from './shapes.js';
 import { StudioExtensionSchema } from './studio-extensions.js';
 
 const capabilityNames = Object.keys(CAPABILITY_SCOPES);
@@ -48,6 +48,11 @@ export const StudioBootstrapSchema = Type.Object({
   modules: Type.Array(ModuleManifestSchema),
   /** The modules' Studio contributions the caller may use (studio-extensions.ts). */
   extensions: Type.Array(StudioExtensionSchema),
+  /**
+   * The server's configured public address (`CMS_PUBLIC_URL`), null when it names itself by its
+   * listen address: the Studio then writes media addresses into bodies as paths (`/media/...`).
+   */
+  publicUrl: Type.Optional(Nullable(Type.String())),
 });
 export type StudioBootstrap = Static<typeof StudioBootstrapSchema>;
 

@@ -109,17 +109,29 @@ describe('GET /api/v1/me', () => {
 });
 
 describe('GET /api/v1/studio/bootstrap', () => {
-  it('answers { me, projects, environments, modules, extensions }', async () => {
+  it('answers { me, projects, environments, modules, extensions, publicUrl }', async () => {
     const response = await t.request('GET', '/api/v1/studio/bootstrap', NO_HEADERS);
     expect(response.status).toBe(200);
     const data = response.body.data;
-    expect(Object.keys(data).sort()).toEqual(['environments', 'extensions', 'me', 'modules', 'projects']);
+    expect(Object.keys(data).sort()).toEqual(['environments', 'extensions', 'me', 'modules', 'projects', 'publicUrl']);
+    // No CMS_PUBLIC_URL: the server names itself by HOST and PORT, which the Studio must not write into bodies.
+    expect(data.publicUrl).toBeNull();
     expect(data.me).toMatchObject({ principalType: 'apiKey', capabilities: all(true) });
     expect(data.projects.map((p: { slug: string }) => p.slug)).toContain('default');
     expect(data.environments).toEqual([]);
     expect(data.extensions.map((e: { kind: string }) => e.kind)).toContain('routes');
     expect(data.modules.map((m: { id: string }) => m.id)).toEqual(['core.system', 'domain.content']);
     expect(data.modules[0]).toMatchObject({ id: 'core.system', version: '1.0.0', apiVersion: '1', kind: 'core' });
+  });
+
+  it('names the configured public address (CMS_PUBLIC_URL), which media addresses use', async () => {
+    const configured = await startTestServer({ env: { CMS_PUBLIC_URL: 'https://cms.example.test/' } });
+    try {
+      const response = await configured.request('GET', '/api/v1/studio/bootstrap', NO_HEADERS);
+      expect(response.body.data.publicUrl).toBe('https://cms.example.test');
+    } finally {
+      await configured.close();
+    }
   });
 
   it('lists the active project’s environments when the project header is sent', async () => {

@@ -8,7 +8,10 @@ import type { FormatCommand } from './markdown-format.js';
 export interface BodyEditorHandle {
   /** Runs a toolbar command on the selection and gives the editor focus. */
   format(command: FormatCommand): void;
-  /** Inserts `text` at `pos` (the selection's place when null), on a line of its own when it is an image. */
+  /**
+   * Inserts `text` (an image) at `pos` (the selection's place when null) as a paragraph of its own,
+   * never inside another image or link (markdown-insert.ts).
+   */
   insert(text: string, pos: number | null): void;
   /**
    * Replaces the first occurrence of `search` by `replacement` and selects `select` (offsets within

@@ -1,13 +1,14 @@
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, indentWithTab, simplifySelection } from '@codemirror/commands';
 import { diagnosticCount, linter, lintGutter } from '@codemirror/lint';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Compartment, Prec, type TransactionSpec } from '@codemirror/state';
 import { EditorView, highlightSpecialChars, keymap, lineNumbers, placeholder } from '@codemirror/view';
 import { useEffect, useId, useRef, useState } from 'react';
+import { formatSpec, insertBlockSpec, lineStartSpec, replaceSelectionSpec, replaceSpec } from './body-commands.js';
 import type { BodyEditorHandle } from './body-editor-handle.js';
 import { FORMAT_SHORTCUTS } from './body-editor-handle.js';
-import { lineSeparatorOf } from './line-endings.js';
+import { bodyOf, bodyState } from './body-state.js';
 import type { MarkdownEditorProps } from './markdown-editor-props.js';
-import { type FormatCommand, formatText } from './markdown-format.js';
+import type { FormatCommand } from './markdown-format.js';
 import { loadedMarkdownHtml, loadMarkdownHtml, markdownSupport, mayHoldHtml } from './markdown-language.js';
 import type { MdxProblem } from './mdx-check.js';
 import { mdxDiagnostic } from './mdx-diagnostic.js';
@@ -44,57 +45,69 @@ function loadMdxChecker() {
 
 /** Runs a toolbar command on the editor's main selection. */
 function runFormat(view: EditorView, command: FormatCommand): boolean {
-  const { from, to } = view.state.selection.main;
-  const edit = formatText(command, { doc: view.state.sliceDoc(), from, to });
-  view.dispatch({ changes: edit.changes, selection: edit.selection, scrollIntoView: true, userEvent: 'input.format' });
+  view.dispatch(formatSpec(view.state, command));
   view.focus();
   return true;
 }
+
+/**
+ * Esc then Tab leaves the editor (codemirror.net's tab example; Tab indents otherwise): Esc collapses
+ * a selection, as it always did, and lets the next Tab move focus on, however long after, until
+ * another key is pressed, the text is clicked or focus leaves. (CodeMirror's own escape gives two
+ * seconds, and none at all when Esc had a selection to collapse: that Tab indented the line.)
+ */
+const escapeThenTab = [
+  Prec.highest(
+    keymap.of([
+      {
+        key: 'Escape',
+        run: (view) => {
+          simplifySelection(view);
+          view.setTabFocusMode(true);
+          return true;
+        },
+      },
+    ]),
+  ),
+  EditorView.domEventHandlers({
+    keydown(event, view) {
+      if (!['Escape', 'Tab', 'Shift', 'Control', 'Alt', 'Meta'].includes(event.key)) view.setTabFocusMode(false);
+      return false;
+    },
+    mousedown(_event, view) {
+      view.setTabFocusMode(false);
+      return false;
+    },
+    blur(_event, view) {
+      view.setTabFocusMode(false);
+      return false;
+    },
+  }),
+];
 
 /** The image files of a paste or a drop (other files and text go the usual way). */
 function imageFiles(list: FileList | null | undefined): File[] {
   return [...(list ?? [])].filter((file) => file.type.startsWith('image/'));
 }
 
-/** The handle the toolbar and the image upload use (body-editor-handle.ts). */
+/** The handle the toolbar and the image upload use (body-editor-handle.ts): body-commands.ts dispatched. */
 function handleFor(view: EditorView): BodyEditorHandle {
+  const run = (spec: TransactionSpec) => {
+    view.dispatch(spec);
+    view.focus();
+  };
   return {
     format: (command) => void runFormat(view, command),
-    insert(text, pos) {
-      const at = pos ?? view.state.selection.main.head;
-      const line = view.state.doc.lineAt(at);
-      const separator = view.state.lineBreak;
-      // An image goes on a line of its own: break before and after it unless a line edge is there.
-      const before = at === line.from ? '' : separator;
-      const after = at === line.to ? '' : separator;
-      const insert = `${before}${text}${after}`;
-      const selection = pos === null ? view.state.selection.main : { from: at, to: at };
-      view.dispatch({
-        changes: { from: selection.from, to: selection.to, insert },
-        selection: { anchor: selection.from + insert.length - after.length },
-        scrollIntoView: true,
-      });
-    },
+    insert: (text, pos) => view.dispatch(insertBlockSpec(view.state, text, pos)),
     replace(search, replacement, select) {
-      const index = view.state.sliceDoc().indexOf(search);
-      if (index < 0) return false;
-      view.dispatch({
-        changes: { from: index, to: index + search.length, insert: replacement },
-        ...(select ? { selection: { anchor: index + select.from, head: index + select.to } } : {}),
-        scrollIntoView: true,
-      });
+      const spec = replaceSpec(view.state, search, replacement, select);
+      if (!spec) return false;
+      view.dispatch(spec);
       if (select) view.focus();
       return true;
     },
-    replaceSelection(text) {
-      view.dispatch(view.state.replaceSelection(text), { scrollIntoView: true });
-      view.focus();
-    },
-    moveToLine(line) {
-      const target = view.state.doc.line(Math.min(Math.max(1, line), view.state.doc.lines));
-      view.dispatch({ selection: { anchor: target.from }, scrollIntoView: true });
-      view.focus();
-    },
+    replaceSelection: (text) => run(replaceSelectionSpec(view.state, text)),
+    moveToLine: (line) => run(lineStartSpec(view.state, line)),
   };
 }
 
@@ -147,7 +160,6 @@ export default function CodeMirrorEditor({
   // biome-ignore lint/correctness/useExhaustiveDependencies: the editor is rebuilt only on resetKey
   useEffect(() => {
     if (!host.current) return;
-    const separator = lineSeparatorOf(value);
     setProblem(null);
     checkedFormat.current = format;
     let destroyed = false;
@@ -167,72 +179,70 @@ export default function CodeMirrorEditor({
     };
     const editor = new EditorView({
       parent: host.current,
-      state: EditorState.create({
-        doc: value,
-        extensions: [
-          EditorState.lineSeparator.of(separator),
-          lineNumbers(),
-          history(),
-          highlightSpecialChars(),
-          EditorView.lineWrapping,
-          language.current.of(markdownSupport(loadedMarkdownHtml())),
-          placeholder('Write the body in Markdown…'),
-          EDITOR_THEME,
-          checking.current.of(format === 'mdx' ? mdxLint() : []),
-          // Tab indents; Esc then Tab moves focus out (CodeMirror's documented escape).
-          keymap.of([
-            ...Object.entries(FORMAT_SHORTCUTS).map(([command, shortcut]) => ({
-              key: shortcut.keys,
-              run: (view: EditorView) => runFormat(view, command as FormatCommand),
-            })),
-            ...defaultKeymap,
-            ...historyKeymap,
-            indentWithTab,
-          ]),
-          // Pasted or dropped images are uploaded and inserted (image-upload.ts); other content as usual.
-          EditorView.domEventHandlers({
-            paste(event) {
-              const files = imageFiles(event.clipboardData?.files);
-              if (files.length === 0 || !filesGiven.current) return false;
-              event.preventDefault();
-              filesGiven.current(files, null);
-              return true;
-            },
-            drop(event, view) {
-              const files = imageFiles(event.dataTransfer?.files);
-              if (files.length === 0 || !filesGiven.current) return false;
-              event.preventDefault();
-              filesGiven.current(files, view.posAtCoords({ x: event.clientX, y: event.clientY }));
-              return true;
-            },
-          }),
-          EditorView.contentAttributes.of({
-            'aria-label': label,
-            spellcheck: 'true',
-            'aria-describedby': [describedBy, problemId].filter(Boolean).join(' '),
-          }),
-          EditorView.contentAttributes.of((editor) =>
-            diagnosticCount(editor.state) > 0 ? { 'aria-invalid': 'true' } : null,
-          ),
-          EditorView.updateListener.of((update) => {
-            if (update.docChanged) {
-              changed.current(update.state.sliceDoc());
-              if (!htmlWanted) {
-                update.changes.iterChanges((_fromA, _toA, _fromB, _toB, inserted) => {
-                  if (mayHoldHtml(inserted.toString())) wantHtml();
-                });
-              }
+      // Lines split on every ending; body-state.ts keeps each break's ending for the bytes handed back.
+      state: bodyState(value, [
+        lineNumbers(),
+        history(),
+        highlightSpecialChars(),
+        EditorView.lineWrapping,
+        language.current.of(markdownSupport(loadedMarkdownHtml())),
+        placeholder('Write the body in Markdown…'),
+        EDITOR_THEME,
+        checking.current.of(format === 'mdx' ? mdxLint() : []),
+        // Tab indents; Esc then Tab moves focus out.
+        escapeThenTab,
+        keymap.of([
+          ...Object.entries(FORMAT_SHORTCUTS).map(([command, shortcut]) => ({
+            key: shortcut.keys,
+            run: (view: EditorView) => runFormat(view, command as FormatCommand),
+          })),
+          ...defaultKeymap,
+          ...historyKeymap,
+          indentWithTab,
+        ]),
+        // Pasted or dropped images are uploaded and inserted (image-upload.ts); other content as usual.
+        EditorView.domEventHandlers({
+          paste(event) {
+            const files = imageFiles(event.clipboardData?.files);
+            if (files.length === 0 || !filesGiven.current) return false;
+            event.preventDefault();
+            filesGiven.current(files, null);
+            return true;
+          },
+          drop(event, view) {
+            const files = imageFiles(event.dataTransfer?.files);
+            if (files.length === 0 || !filesGiven.current) return false;
+            event.preventDefault();
+            filesGiven.current(files, view.posAtCoords({ x: event.clientX, y: event.clientY }));
+            return true;
+          },
+        }),
+        EditorView.contentAttributes.of({
+          'aria-label': label,
+          spellcheck: 'true',
+          'aria-describedby': [describedBy, problemId].filter(Boolean).join(' '),
+        }),
+        EditorView.contentAttributes.of((editor) =>
+          diagnosticCount(editor.state) > 0 ? { 'aria-invalid': 'true' } : null,
+        ),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) {
+            changed.current(bodyOf(update.state));
+            if (!htmlWanted) {
+              update.changes.iterChanges((_fromA, _toA, _fromB, _toB, inserted) => {
+                if (mayHoldHtml(inserted.toString())) wantHtml();
+              });
             }
-            if (update.selectionSet || update.docChanged) {
-              const line = update.state.doc.lineAt(update.state.selection.main.head).number;
-              if (line !== cursorLine.current) {
-                cursorLine.current = line;
-                cursorMoved.current?.(line);
-              }
+          }
+          if (update.selectionSet || update.docChanged) {
+            const line = update.state.doc.lineAt(update.state.selection.main.head).number;
+            if (line !== cursorLine.current) {
+              cursorLine.current = line;
+              cursorMoved.current?.(line);
             }
-          }),
-        ],
-      }),
+          }
+        }),
+      ]),
     });
     view.current = editor;
     if (mayHoldHtml(value)) wantHtml();

@@ -50,6 +50,25 @@ describe('body toolbar transforms', () => {
     expect(run('italic', 'x *y* ***[both]***')).toEqual({ text: 'x *y* **both**', selected: 'both' });
   });
 
+  it('wraps the text of a list, quote or heading line, not its markup, and not the blanks at the ends', () => {
+    expect(run('bold', '[- item one]\n- two')).toEqual({ text: '- **item one**\n- two', selected: 'item one' });
+    const task = { doc: '  1. [ ] task \nnext', from: 0, to: 14 };
+    expect(apply(task, formatText('bold', task))).toEqual({ text: '  1. [ ] **task** \nnext', selected: 'task' });
+    expect(run('italic', '[> ## quoted title]')).toEqual({ text: '> ## _quoted title_', selected: 'quoted title' });
+    expect(run('bold', '- |item').text).toBe('- **bold text**item');
+    expect(run('bold', '|- item').text).toBe('- **bold text**item');
+  });
+
+  it('wraps each line of a selection over several lines on its own, and unwraps them all again', () => {
+    expect(run('bold', '[- one\n\n- two]\n- three')).toEqual({
+      text: '- **one**\n\n- **two**\n- three',
+      selected: 'one**\n\n- **two',
+    });
+    expect(run('bold', '[- **one**\n- **two**]').text).toBe('- one\n- two');
+    // A line already wrapped stays so while the others get wrapped.
+    expect(run('bold', '[a\n**b**\nc]').text).toBe('**a**\n**b**\n**c**');
+  });
+
   it('makes a link with the address selected, or the text when the selection is an address', () => {
     expect(run('link', 'see [the docs]')).toEqual({ text: 'see [the docs](https://)', selected: 'https://' });
     expect(run('link', 'at [https://example.org]')).toEqual({

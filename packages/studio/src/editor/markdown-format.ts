@@ -50,11 +50,8 @@ export function bulletMarker(doc: string): '-' | '*' | '+' {
   return (found?.[1] as '-' | '*' | '+' | undefined) ?? '-';
 }
 
-/** Wraps the selection in `marker` (placeholder text when empty), or unwraps it when already wrapped. */
-function wrap(state: TextState, marker: string, placeholder: string): TextEdit {
-  const { doc, from, to } = state;
-  const n = marker.length;
-  const selected = doc.slice(from, to);
+/** Whether `[from, to)` sits between exactly `marker` on each side (or inside `***`, strong and emphasis at once). */
+function wrappedBy(doc: string, from: number, to: number, marker: string): boolean {
   // The run of marker characters on each side: `**` around the selection is strong emphasis, not
   // emphasis inside emphasis, so italic wraps it again (`***`) rather than taking one star away.
   const char = marker[0] as string;
@@ -62,8 +59,14 @@ function wrap(state: TextState, marker: string, placeholder: string): TextEdit {
   while (doc[from - left - 1] === char) left += 1;
   let right = 0;
   while (doc[to + right] === char) right += 1;
-  const wrapped = left === right && (left === n || left === 3);
-  if (wrapped) {
+  return left === right && (left === marker.length || left === 3);
+}
+
+/** Wraps `[from, to)` in `marker` (placeholder text when empty), or unwraps it when already wrapped. */
+function wrapRange(doc: string, from: number, to: number, marker: string, placeholder: string): TextEdit {
+  const n = marker.length;
+  const selected = doc.slice(from, to);
+  if (wrappedBy(doc, from, to, marker)) {
     return {
       changes: [
         { from: from - n, to: from, insert: '' },
@@ -82,6 +85,67 @@ function wrap(state: TextState, marker: string, placeholder: string): TextEdit {
   return {
     changes: [{ from, to, insert: `${marker}${text}${marker}` }],
     selection: { anchor: from + n, head: from + n + text.length },
+  };
+}
+
+/** A line's block markup: indentation, quote markers, a list marker (with its task box) or a heading's `#`s. */
+const BLOCK_MARKUP = /^[ \t]*(?:>[ \t]?)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?|#{1,6}[ \t]+)?/;
+
+/**
+ * The part of the selection on the line at `start` that emphasis can wrap: past the line's block
+ * markup (Bold on a whole list line wraps the item's text, not its `-`) and without blanks at
+ * either end (`** word**` is not emphasis). A cursor in the markup moves to its end.
+ */
+function inlinePart(doc: string, start: number, from: number, to: number): { from: number; to: number } {
+  const text = lineAt(doc, start);
+  const markupEnd = start + (BLOCK_MARKUP.exec(text)?.[0].length ?? 0);
+  const lineEnd = start + text.length;
+  let a = Math.min(Math.max(from, start), lineEnd);
+  let b = Math.min(Math.max(to, a), lineEnd);
+  if (a < markupEnd) a = Math.min(markupEnd, lineEnd);
+  if (b < a) b = a;
+  if (from === to) return { from: a, to: a };
+  while (a < b && /\s/.test(doc[a] as string)) a += 1;
+  while (b > a && /\s/.test(doc[b - 1] as string)) b -= 1;
+  return { from: a, to: b };
+}
+
+/**
+ * Emphasis on the selection, per line: a selection on one line wraps (or unwraps) its text; one over
+ * several lines wraps each line's text on its own (emphasis does not run across blocks), or unwraps
+ * them all when every one is wrapped already.
+ */
+function wrap(state: TextState, marker: string, placeholder: string): TextEdit {
+  const { doc, from, to } = state;
+  const parts = lineStarts(doc, from, to)
+    .map((start) => inlinePart(doc, start, from, to))
+    .filter((part, _index, all) => all.length === 1 || part.to > part.from);
+  if (parts.length <= 1) {
+    const part = parts[0] ?? { from: to, to };
+    return wrapRange(doc, part.from, part.to, marker, placeholder);
+  }
+  const n = marker.length;
+  /** The markers of a part already wrapped: around it, or its own first and last characters. */
+  const markers = (part: { from: number; to: number }): [number, number] | null => {
+    if (wrappedBy(doc, part.from, part.to, marker)) return [part.from - n, part.to];
+    const text = doc.slice(part.from, part.to);
+    return text.length > 2 * n && text.startsWith(marker) && text.endsWith(marker) ? [part.from, part.to - n] : null;
+  };
+  const unwrap = parts.every((part) => markers(part) !== null);
+  const changes: TextChange[] = [];
+  for (const part of parts) {
+    const found = markers(part);
+    if (unwrap && found) {
+      changes.push({ from: found[0], to: found[0] + n, insert: '' }, { from: found[1], to: found[1] + n, insert: '' });
+    } else if (!found) {
+      changes.push({ from: part.from, to: part.from, insert: marker }, { from: part.to, to: part.to, insert: marker });
+    }
+  }
+  const first = parts[0] as { from: number };
+  const last = parts.at(-1) as { to: number };
+  return {
+    changes,
+    selection: { anchor: mapPos(first.from, changes, 1), head: mapPos(last.to, changes, -1) },
   };
 }
 
@@ -211,4 +275,19 @@ export function assetMarkdown(asset: { filename: string; url: string; mimeType: 
     return imageMarkdown(asset.alt?.trim() || asset.filename.replace(/\.[^.]+$/, ''), asset.url);
   }
   return linkMarkdown(asset.filename, asset.url);
+}
+
+/**
+ * The address a body gets for a media file: as the server hands it out when the server has a public
+ * address (`CMS_PUBLIC_URL`, which sites and readers reach), else the path alone (`/media/...`): the
+ * server's listen address (`http://127.0.0.1:4000`) means nothing to a site or a reader.
+ */
+export function bodyAddress(url: string, publicUrl: string | null | undefined): string {
+  if (publicUrl) return url;
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
 }

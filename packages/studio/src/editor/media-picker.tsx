@@ -5,7 +5,7 @@ import { fallBackToFile, imageAddress, THUMBNAIL } from '../api/media.js';
 import { toApiError, useStudio } from '../state/studio-context.js';
 import { ErrorNotice } from '../ui/notice.js';
 import { useDebouncedValue } from '../ui/use-debounced-value.js';
-import { assetMarkdown } from './markdown-format.js';
+import { assetMarkdown, bodyAddress } from './markdown-format.js';
 
 /** A file's kind in words, from its media type: "PNG image", "PDF document", "MP4 video". */
 function kindOf(mimeType: string): string {
@@ -22,9 +22,12 @@ function kindOf(mimeType: string): string {
 
 const PAGE = 20;
 
-/** Markdown for an asset: an image for images (its alt text, else its file name), else a link. */
-export function markdownFor(asset: MediaAsset): string {
-  return assetMarkdown(asset);
+/**
+ * Markdown for an asset in a body: an image for images (its alt text, else its file name), else a
+ * link; at the address `bodyAddress` gives (the server's public address, or the path alone).
+ */
+export function markdownFor(asset: MediaAsset, publicUrl: string | null | undefined): string {
+  return assetMarkdown({ ...asset, url: bodyAddress(asset.url, publicUrl) });
 }
 
 /**
@@ -112,8 +115,10 @@ export function MediaPicker({
               <button
                 type="button"
                 onClick={() => {
-                  onInsert(asset);
+                  // Closed first: closing gives focus back to "Insert media"; inserting then moves it
+                  // to the body, at the inserted text.
                   close();
+                  onInsert(asset);
                 }}
               >
                 {asset.mimeType.startsWith('image/') ? (

@@ -107,7 +107,7 @@ function DocumentEditor({
   const [showPreview, setShowPreview] = useState(true);
   const [cursorLine, setCursorLine] = useState(1);
   const bodyEditor = useRef<BodyEditorHandle | null>(null);
-  const images = useImageUpload(bodyEditor);
+  const images = useImageUpload(bodyEditor, body);
   const fieldKindFor = useFieldKinds();
   const referenceFields = useMemo(
     () =>

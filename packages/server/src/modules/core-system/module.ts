@@ -152,6 +152,7 @@ export const coreSystemModule: ServerModule = {
             environments,
             modules: deps.modules,
             extensions: deps.studioExtensions,
+            publicUrl: config.publicUrlConfigured === false ? null : config.publicUrl,
           }),
         }),
         ...projectActions(projects),

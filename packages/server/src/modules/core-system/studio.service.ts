@@ -16,6 +16,8 @@ export function createStudioService(deps: {
   environments: EnvironmentsService;
   modules: () => readonly ModuleManifest[];
   extensions: () => readonly StudioExtension[];
+  /** CMS_PUBLIC_URL, null when the server names itself by HOST and PORT. */
+  publicUrl: string | null;
 }) {
   return {
     async bootstrap(ctx: RequestContext): Promise<StudioBootstrapView> {
@@ -27,6 +29,7 @@ export function createStudioService(deps: {
         environments: await deps.environments.list(ctx),
         modules: deps.modules(),
         extensions: extensionsFor(deps.extensions(), held),
+        publicUrl: deps.publicUrl,
       };
     },
   };
