@@ -38,6 +38,11 @@ export interface CmsLoaderOptions {
    * `renderMarkdown`, with the site's Markdown settings.
    */
   sourceLines?: boolean;
+  /**
+   * With `sourceLines`: keep raw HTML written in Markdown bodies, as written (bodies you trust).
+   * Default false: the CMS's pipeline leaves it out and sanitises the rest (`@cms/sdk/markdown`).
+   */
+  rawHtml?: boolean;
 }
 
 /** What the loader remembers between builds (the `meta` store, key `state`). */
@@ -168,7 +173,7 @@ async function load(ctx: LoaderContext, options: CmsLoaderOptions): Promise<Load
       doc.format !== 'md'
         ? undefined
         : options.sourceLines
-          ? { html: renderMarkdownWithSourceLines(doc.body) }
+          ? { html: renderMarkdownWithSourceLines(doc.body, options.rawHtml ? { html: 'keep' } : {}) }
           : await ctx.renderMarkdown(doc.body);
     ctx.store.set({ id, data: parsed, body: doc.body, digest, ...(rendered ? { rendered } : {}) });
     changed++;

@@ -113,6 +113,25 @@ describe('cmsLoader', () => {
     expect(entries.get(published.path)?.rendered?.html).toBe('<h1 data-cms-source="1">Live</h1>');
   });
 
+  it('leaves raw HTML out of sourceLines rendering unless rawHtml asks for it (the CMS pipeline, sanitised)', async () => {
+    const path = `posts/html-${Date.now().toString(36)}`;
+    const doc = await createDocument(t, {
+      type: 'post',
+      path,
+      body: '<aside onclick="x()">Aside</aside>\n\n# Title\n',
+    });
+    await publishDocument(t, doc.documentId);
+    const site = await t.createKey({ scopes: ['content:read'] });
+    const sanitised = context();
+    await cmsLoader(options(site, { sourceLines: true })).load(sanitised.ctx);
+    expect(sanitised.entries.get(path)?.rendered?.html).toBe('<h1 data-cms-source="3">Title</h1>');
+    const raw = context();
+    await cmsLoader(options(site, { sourceLines: true, rawHtml: true })).load(raw.ctx);
+    expect(raw.entries.get(path)?.rendered?.html).toBe(
+      '<aside onclick="x()">Aside</aside>\n<h1 data-cms-source="3">Title</h1>',
+    );
+  });
+
   it('keeps no API key in the meta store Astro writes to disk; other options still mean a full load', async () => {
     const site = await t.createKey({ scopes: ['content:read'] });
     const { ctx, meta } = context();

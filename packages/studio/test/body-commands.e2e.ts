@@ -7,6 +7,7 @@ import {
   launchBrowser,
   type StudioServer,
   screenshots,
+  seriousViolations,
   signInAs,
   startStudioServer,
 } from './support/studio-harness.js';
@@ -150,5 +151,40 @@ describe('body commands on a CRLF document in Chromium', () => {
     await press('Tab');
     await save();
     expect(await bodyOf(id)).toMatch(/^\s+First paragraph\.\r\n/);
+  });
+
+  it('previews GFM through the shared pipeline: styled tables and quotes, task boxes with names, raw HTML sanitised', async () => {
+    const body = [
+      '| Plan | Done |',
+      '|:--|--:|',
+      '| Write | yes |',
+      '',
+      '> A quoted line',
+      '',
+      '- [x] Draft the intro',
+      '- [ ] Check the links',
+      '',
+      '<div onclick="alert(1)">Raw <b>HTML</b></div>',
+      '',
+    ].join('\r\n');
+    const id = await create('crlf-preview', body);
+    await open(id);
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByRole('checkbox', { name: 'Draft the intro' }).waitFor();
+    expect(await preview.getByRole('checkbox', { name: 'Draft the intro' }).isChecked()).toBe(true);
+    await preview.getByRole('checkbox', { name: 'Check the links' }).waitFor();
+    await preview.getByRole('cell', { name: 'Write' }).waitFor();
+    // A writer sees their HTML (sanitised: no handler survives).
+    await preview.getByText('Raw HTML').waitFor();
+    expect(await preview.locator('[onclick]').count()).toBe(0);
+    const styles = await page.evaluate(`(() => {
+      const cell = document.querySelector('.prose td');
+      const quote = document.querySelector('.prose blockquote');
+      return { cell: getComputedStyle(cell).borderTopStyle, quote: getComputedStyle(quote).borderLeftStyle };
+    })()`);
+    expect(styles).toEqual({ cell: 'solid', quote: 'solid' });
+    // No serious or critical violation in the preview (task boxes without names were critical).
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshots(page, 'body-preview-gfm');
   });
 });

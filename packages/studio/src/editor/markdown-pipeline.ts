@@ -1,35 +1,16 @@
 /**
- * The Studio's one Markdown pipeline, for the preview and the MDX check alike: micromark parses the
- * body (GFM always, MDX's extensions for an MDX body) into mdast, mdast-util-to-hast turns it into
- * hast, the SDK's `rehypeSourceLines` marks each block with the body line it starts on (the preview
- * follows the cursor by those marks, as the live preview's click-to-edit does), hast-util-to-html
- * writes it and DOMPurify sanitises the result once, at the end, before it reaches the page.
- * Loaded on demand by `preview.tsx`; the MDX extensions come from `mdx-check.ts` in their own chunk.
+ * The Studio's preview of a body, through the CMS's one Markdown pipeline (`@cms/sdk/markdown`, which
+ * sites and `@cms/astro` render with too): GFM, MDX's syntax for an MDX body (from `mdx-check.ts`, in
+ * its own chunk), task boxes named by their items, blocks marked with the body line they start on (the
+ * preview follows the cursor by those marks, as the live preview's click-to-edit does). The Studio asks
+ * for raw HTML (a writer sees their HTML blocks) and sanitises the result itself with DOMPurify, once,
+ * at the end, before it reaches the page. Loaded on demand by `preview.tsx`.
  */
-import { rehypeSourceLines } from '@cms/sdk/markdown';
+import { type MarkdownOptions, renderMarkdown, type SyntaxExtensions } from '@cms/sdk/markdown';
 import DOMPurify from 'dompurify';
-import type { Element, ElementContent, Root as HastRoot } from 'hast';
-import { toHtml } from 'hast-util-to-html';
-import type { Nodes, Root } from 'mdast';
-import { type Extension as FromMarkdownExtension, fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { type State, toHast } from 'mdast-util-to-hast';
-import { gfm } from 'micromark-extension-gfm';
-import type { Extension } from 'micromark-util-types';
-
-/** Syntax beyond CommonMark and GFM: MDX's, for an MDX body. */
-export interface SyntaxExtensions {
-  extensions: Extension[];
-  mdastExtensions: Array<FromMarkdownExtension | FromMarkdownExtension[]>;
-}
-
-/** Parses a body; throws (with a place) on a syntax error of an extension, as MDX's own build would. */
-export function parseBody(body: string, syntax?: SyntaxExtensions): Root {
-  return fromMarkdown(body, {
-    extensions: [gfm(), ...(syntax?.extensions ?? [])],
-    mdastExtensions: [gfmFromMarkdown(), ...(syntax?.mdastExtensions ?? [])],
-  });
-}
+import type { Element, ElementContent } from 'hast';
+import type { Nodes } from 'mdast';
+import type { State } from 'mdast-util-to-hast';
 
 interface JsxNode {
   type: string;
@@ -74,15 +55,14 @@ const mdxHandlers = {
 
 /** The preview's HTML of a body: sanitised, blocks marked `data-cms-source="<line>"`. */
 export function renderPreview(body: string, syntax?: SyntaxExtensions): string {
-  let tree: Root;
+  const options: MarkdownOptions = { handlers: mdxHandlers as never, sourceLines: true, html: 'keep' };
+  let html: string;
   try {
-    tree = parseBody(body, syntax);
+    html = renderMarkdown(body, { ...options, ...(syntax ? { syntax } : {}) });
   } catch {
     // An MDX syntax error is shown in the editor (mdx-check.ts); meanwhile the preview shows the
     // body as plain Markdown rather than going blank.
-    tree = parseBody(body);
+    html = renderMarkdown(body, options);
   }
-  const hast = toHast(tree, { allowDangerousHtml: true, handlers: mdxHandlers as never }) as HastRoot;
-  rehypeSourceLines()(hast);
-  return DOMPurify.sanitize(toHtml(hast, { allowDangerousHtml: true }), { USE_PROFILES: { html: true } });
+  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true } });
 }

@@ -1,11 +1,11 @@
+import { parseMarkdown, type SyntaxExtensions } from '@cms/sdk/markdown';
 import { mdxFromMarkdown } from 'mdast-util-mdx';
 import { mdxjs } from 'micromark-extension-mdxjs';
-import { parseBody, type SyntaxExtensions } from './markdown-pipeline.js';
 
 /**
  * MDX syntax checking with the parser MDX itself uses (micromark's MDX extensions with acorn for
  * expressions and ESM, mdast-util-mdx for JSX tag pairing), through the Studio's one Markdown
- * pipeline (markdown-pipeline.ts), so the check and the preview read a body the same way and the
+ * pipeline (`@cms/sdk/markdown`), so the check and the preview read a body the same way and the
  * Studio reports what the site's build would: unclosed or mismatched tags, broken expressions,
  * invalid import/export lines. Loaded on demand by the editor, only for MDX bodies.
  */
@@ -31,7 +31,7 @@ interface Point {
 
 export function checkMdx(body: string): MdxProblem | null {
   try {
-    parseBody(body, mdxSyntax());
+    parseMarkdown(body, mdxSyntax());
     return null;
   } catch (caught) {
     const error = caught as {

@@ -1,5 +1,5 @@
+import type { SyntaxExtensions } from '@cms/sdk/markdown';
 import { useEffect, useRef, useState } from 'react';
-import type { SyntaxExtensions } from './markdown-pipeline.js';
 
 type Render = (body: string, format: 'md' | 'mdx') => string;
 
