@@ -2,6 +2,7 @@ import { computeSchemaHash, type ResolvedSchema } from '@cms/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field } from '../../server/test/content/fixtures.js';
+import { pasteImage } from './support/body-images.js';
 import {
   createFirstAdmin,
   launchBrowser,
@@ -24,8 +25,6 @@ const SCHEMA: ResolvedSchema = {
   ],
 };
 const HASH = computeSchemaHash(SCHEMA);
-/** A 1×1 PNG, a real image the media API accepts. */
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const BODY = 'First paragraph.\r\n\r\nSecond with words\r\n\r\nThird paragraph here.\r\n';
 
 describe('body commands on a CRLF document in Chromium', () => {
@@ -58,15 +57,6 @@ describe('body commands on a CRLF document in Chromium', () => {
   const press = async (key: string, times = 1) => {
     for (let i = 0; i < times; i += 1) await page.keyboard.press(key);
   };
-  const pasteImage = (filename: string) =>
-    page.evaluate(`(() => {
-      const bytes = Uint8Array.from(atob('${PNG_BASE64}'), (c) => c.charCodeAt(0));
-      const data = new DataTransfer();
-      data.items.add(new File([bytes], '${filename}', { type: 'image/png' }));
-      document.querySelector('.cm-content').dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-      );
-    })()`);
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startStudioServer(), launchBrowser()]);
@@ -114,10 +104,10 @@ describe('body commands on a CRLF document in Chromium', () => {
     const id = await create('crlf-images', BODY);
     await open(id);
     await press('End');
-    await pasteImage('red-dot.png');
+    await pasteImage(page, 'red-dot.png');
     await page.getByText(/^Inserted red-dot\.png\./).waitFor();
     // The first image's alt text is selected: a second paste goes after that image, not into it.
-    await pasteImage('blue-dot.png');
+    await pasteImage(page, 'blue-dot.png');
     await page.getByText(/^Inserted blue-dot\.png\./).waitFor();
     await page.keyboard.type('A blue dot on white');
     await save();

@@ -2,6 +2,7 @@ import { computeSchemaHash, type ResolvedSchema } from '@cms/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field } from '../../server/test/content/fixtures.js';
+import { PNG_BASE64, pasteImage } from './support/body-images.js';
 import {
   ADMIN_EMAIL,
   createEditor,
@@ -34,8 +35,6 @@ const SCHEMA: ResolvedSchema = {
 };
 const HASH = computeSchemaHash(SCHEMA);
 const EDITOR_EMAIL = 'bo@example.test';
-/** A 1×1 PNG, a real image the media API accepts. */
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe('writing in the Studio', () => {
   let server: StudioServer;
@@ -120,14 +119,7 @@ describe('writing in the Studio', () => {
     await open(page, 'post', id);
     await page.locator('.cm-content').click();
     await page.keyboard.press('Control+End');
-    await page.evaluate(`(() => {
-      const bytes = Uint8Array.from(atob('${PNG_BASE64}'), (c) => c.charCodeAt(0));
-      const data = new DataTransfer();
-      data.items.add(new File([bytes], 'red-dot.png', { type: 'image/png' }));
-      document.querySelector('.cm-content').dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-      );
-    })()`);
+    await pasteImage(page, 'red-dot.png');
     await page.getByText(/^Inserted red-dot\.png\./).waitFor();
     // The proposed alt text is selected: typing replaces it.
     await page.keyboard.type('A red dot');
