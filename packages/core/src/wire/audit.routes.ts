@@ -114,7 +114,7 @@ export const auditExportRoute = defineRoute({
   summary: 'Stream the audit log as NDJSON (one entry a line, oldest first)',
   target: 'optional',
   request: { query: ExportAuditQuerySchema },
-  response: { status: 200, envelope: 'raw' },
+  response: { status: 200, envelope: 'raw', contentType: 'application/x-ndjson' },
 });
 
 export const auditVerifyRoute = defineRoute({

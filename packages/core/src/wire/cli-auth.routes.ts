@@ -104,6 +104,7 @@ export const authCliAuthorizeRoute = defineRoute({
   target: 'none',
   request: { body: CliAuthorizeBodySchema },
   response: { status: 200, envelope: 'single', schema: CliAuthorizedSchema },
+  errors: ['PROJECT_NOT_FOUND', 'ENVIRONMENT_NOT_FOUND', 'NOT_FOUND'],
 });
 
 export const authCliDenyRoute = defineRoute({
@@ -115,6 +116,7 @@ export const authCliDenyRoute = defineRoute({
   target: 'none',
   request: { body: CliDenyBodySchema },
   response: { status: 200, envelope: 'single', schema: CliDeniedSchema },
+  errors: ['NOT_FOUND'],
 });
 
 export const authCliPollRoute = defineRoute({
@@ -128,7 +130,7 @@ export const authCliPollRoute = defineRoute({
   csrf: false,
   request: { body: CliPollBodySchema },
   response: { status: 200, envelope: 'single', schema: CliPolledSchema },
-  errors: ['NOT_FOUND'],
+  errors: ['NOT_FOUND', 'FORBIDDEN'],
 });
 
 export const authCliExchangeRoute = defineRoute({
@@ -142,5 +144,5 @@ export const authCliExchangeRoute = defineRoute({
   csrf: false,
   request: { body: CliExchangeBodySchema },
   response: { status: 200, envelope: 'single', schema: CliExchangedSchema },
-  errors: ['NOT_FOUND'],
+  errors: ['NOT_FOUND', 'FORBIDDEN'],
 });

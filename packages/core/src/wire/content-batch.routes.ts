@@ -95,4 +95,5 @@ export const contentBatchRoute = defineRoute({
   target: 'environment',
   request: { body: ContentBatchBodySchema, headers: SchemaHashHeadersSchema },
   response: { status: 200, envelope: 'single', schema: ContentBatchResultSchema },
+  errors: ['CONFLICT', 'CONTENT_PATH_CONFLICT', 'NOT_FOUND'],
 });

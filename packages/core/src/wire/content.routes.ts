@@ -342,8 +342,8 @@ export const contentListRoute = defineRoute({
   target: 'environment',
   repeatableQuery: ['resolve'],
   request: { query: ListDocumentsQuerySchema, headers: LocaleHeadersSchema },
-  response: { status: 200, envelope: 'paginated', schema: DocumentListItemSchema },
-  errors: ['SCHEMA_NOT_FOUND'],
+  response: { status: 200, envelope: 'paginated', schema: DocumentListItemSchema, conditional: true },
+  errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND'],
 });
 
 export const contentOverviewRoute = defineRoute({
@@ -381,7 +381,7 @@ export const contentGetRoute = defineRoute({
   target: 'environment',
   repeatableQuery: ['resolve'],
   request: { params: DocumentIdParamsSchema, query: GetDocumentQuerySchema, headers: LocaleHeadersSchema },
-  response: { status: 200, envelope: 'single', schema: DocumentSchema },
+  response: { status: 200, envelope: 'single', schema: DocumentSchema, conditional: true },
 });
 
 export const contentVariantsListRoute = defineRoute({
@@ -435,8 +435,8 @@ export const contentPreviewEventsRoute = defineRoute({
   // The preview token is a bearer credential for drafts: the request log line shows it `[redacted]`.
   secretQuery: ['token'],
   request: { params: DocumentIdParamsSchema, query: PreviewEventsQuerySchema },
-  response: { status: 200, envelope: 'raw' },
-  errors: ['PREVIEW_TOKEN_UNAVAILABLE'],
+  response: { status: 200, envelope: 'raw', contentType: 'text/event-stream' },
+  errors: ['PREVIEW_TOKEN_UNAVAILABLE', 'UNAUTHORIZED', 'FORBIDDEN'],
 });
 
 export const contentCreateRoute = defineRoute({

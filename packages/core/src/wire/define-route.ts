@@ -39,6 +39,26 @@ export interface RouteRequest {
   multipart?: TSchema;
 }
 
+/**
+ * What a route answers on success. Besides its status, a `raw` route names its media type when it is
+ * not JSON (`text/event-stream`, `application/xml`, `image/*`; a stored file leaves it out), and a
+ * route that honours validators or ranges says so, so OpenAPI declares its 304, 206 and 416 answers.
+ */
+export interface RouteResponse<
+  E extends EnvelopeKind = EnvelopeKind,
+  Res extends TSchema | undefined = TSchema | undefined,
+> {
+  status: 200 | 201 | 302;
+  envelope: E;
+  schema?: Res;
+  /** The media type of a raw answer that is not JSON. */
+  contentType?: string;
+  /** Answers `304 Not Modified` when `If-None-Match` (or `If-Modified-Since`) shows the copy is current. */
+  conditional?: boolean;
+  /** Answers a `Range` request with `206 Partial Content`, or `416` when it is outside the file. */
+  ranges?: boolean;
+}
+
 /** One HTTP route, declared once. */
 export interface RouteContract<
   Id extends string = string,
@@ -67,7 +87,7 @@ export interface RouteContract<
    */
   secretQuery?: readonly string[];
   request: Req;
-  response: { status: 200 | 201 | 302; envelope: E; schema?: Res };
+  response: RouteResponse<E, Res>;
   /**
    * Codes only the service knows it may answer (a stale revision, a path conflict, a rate limit,
    * an unknown challenge): the rest follow from the declaration. OpenAPI lists both.

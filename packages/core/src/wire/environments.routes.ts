@@ -59,4 +59,5 @@ export const environmentsDeleteRoute = defineRoute({
   target: 'project',
   request: { params: EnvironmentNameParamsSchema },
   response: { status: 200, envelope: 'single', schema: EnvironmentDeletedSchema },
+  errors: ['ENVIRONMENT_NOT_FOUND'],
 });

@@ -98,5 +98,5 @@ export const mePasswordChangeRoute = defineRoute({
   target: 'none',
   request: { body: PasswordChangeBodySchema },
   response: { status: 200, envelope: 'single', schema: PasswordChangedSchema },
-  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED'],
+  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED', 'NOT_FOUND'],
 });

@@ -82,5 +82,6 @@ export const mediaImageRoute = defineRoute({
   target: 'none',
   auth: 'optional',
   request: { params: Type.Object({ id: Uuid }), query: MediaImageQuerySchema },
-  response: { status: 200, envelope: 'raw' },
+  response: { status: 200, envelope: 'raw', contentType: 'image/*', conditional: true },
+  errors: ['IMAGE_NOT_TRANSFORMABLE', 'IMAGE_TOO_LARGE'],
 });

@@ -171,5 +171,5 @@ export const mediaFileRoute = defineRoute({
   target: 'none',
   auth: 'public',
   request: { params: MediaFileParamsSchema },
-  response: { status: 200, envelope: 'raw' },
+  response: { status: 200, envelope: 'raw', conditional: true, ranges: true },
 });

@@ -63,7 +63,7 @@ export const meMfaGetRoute = defineRoute({
   target: 'none',
   request: {},
   response: { status: 200, envelope: 'single', schema: MfaStatusSchema },
-  errors: ['FORBIDDEN'],
+  errors: ['FORBIDDEN', 'NOT_FOUND'],
 });
 
 export const meMfaEnrolRoute = defineRoute({
@@ -75,7 +75,7 @@ export const meMfaEnrolRoute = defineRoute({
   target: 'none',
   request: {},
   response: { status: 200, envelope: 'single', schema: MfaEnrolmentSchema },
-  errors: ['FORBIDDEN', 'INVALID_INPUT'],
+  errors: ['FORBIDDEN', 'INVALID_INPUT', 'NOT_FOUND'],
 });
 
 export const meMfaConfirmRoute = defineRoute({
@@ -87,7 +87,7 @@ export const meMfaConfirmRoute = defineRoute({
   target: 'none',
   request: { body: MfaCodeBodySchema },
   response: { status: 200, envelope: 'single', schema: MfaRecoveryCodesSchema },
-  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED'],
+  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED', 'NOT_FOUND'],
 });
 
 export const meMfaRecoveryCodesRoute = defineRoute({
@@ -99,7 +99,7 @@ export const meMfaRecoveryCodesRoute = defineRoute({
   target: 'none',
   request: { body: MfaCodeBodySchema },
   response: { status: 200, envelope: 'single', schema: MfaRecoveryCodesSchema },
-  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED'],
+  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED', 'NOT_FOUND'],
 });
 
 export const meMfaDisableRoute = defineRoute({
@@ -111,7 +111,7 @@ export const meMfaDisableRoute = defineRoute({
   target: 'none',
   request: { body: MfaDisableBodySchema },
   response: { status: 200, envelope: 'single', schema: MfaStatusSchema },
-  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED'],
+  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED', 'NOT_FOUND'],
 });
 
 export const authLoginMfaRoute = defineRoute({

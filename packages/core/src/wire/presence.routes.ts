@@ -71,5 +71,5 @@ export const contentDocumentEventsRoute = defineRoute({
     'Server-sent events of one document: `presence` (who else has it open) now and on each change; marks the caller present while open',
   target: 'environment',
   request: { params: DocumentIdParamsSchema },
-  response: { status: 200, envelope: 'raw' },
+  response: { status: 200, envelope: 'raw', contentType: 'text/event-stream' },
 });

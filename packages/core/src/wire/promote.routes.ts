@@ -42,4 +42,5 @@ export const environmentsPromoteRoute = defineRoute({
   target: 'project',
   request: { params: PromoteParamsSchema, body: PromoteBodySchema },
   response: { status: 200, envelope: 'single', schema: PromoteResultSchema },
+  errors: ['ENVIRONMENT_NOT_FOUND', 'CONTENT_PATH_CONFLICT'],
 });

@@ -164,6 +164,7 @@ export const releasesAddItemsRoute = defineRoute({
   target: 'environment',
   request: { params: ReleaseIdParamsSchema, body: AddReleaseItemsBodySchema },
   response: { status: 200, envelope: 'single', schema: ReleaseSchema },
+  errors: ['RELEASE_STATE_CONFLICT'],
 });
 
 export const releasesRemoveItemRoute = defineRoute({
@@ -175,6 +176,7 @@ export const releasesRemoveItemRoute = defineRoute({
   target: 'environment',
   request: { params: ReleaseItemParamsSchema },
   response: { status: 200, envelope: 'single', schema: ReleaseSchema },
+  errors: ['RELEASE_STATE_CONFLICT'],
 });
 
 export const releasesPublishRoute = defineRoute({
@@ -186,6 +188,7 @@ export const releasesPublishRoute = defineRoute({
   target: 'environment',
   request: { params: ReleaseIdParamsSchema },
   response: { status: 200, envelope: 'single', schema: ReleaseSchema },
+  errors: ['RELEASE_STATE_CONFLICT'],
 });
 
 export const releasesScheduleRoute = defineRoute({
@@ -197,6 +200,7 @@ export const releasesScheduleRoute = defineRoute({
   target: 'environment',
   request: { params: ReleaseIdParamsSchema, body: ScheduleReleaseBodySchema },
   response: { status: 200, envelope: 'single', schema: ReleaseSchema },
+  errors: ['RELEASE_STATE_CONFLICT'],
 });
 
 export const releasesUnscheduleRoute = defineRoute({
@@ -208,6 +212,7 @@ export const releasesUnscheduleRoute = defineRoute({
   target: 'environment',
   request: { params: ReleaseIdParamsSchema },
   response: { status: 200, envelope: 'single', schema: ReleaseSchema },
+  errors: ['RELEASE_STATE_CONFLICT'],
 });
 
 export const releasesRevertRoute = defineRoute({
@@ -219,6 +224,7 @@ export const releasesRevertRoute = defineRoute({
   target: 'environment',
   request: { params: ReleaseIdParamsSchema },
   response: { status: 200, envelope: 'single', schema: ReleaseSchema },
+  errors: ['RELEASE_STATE_CONFLICT'],
 });
 
 export const releasesRunDueRoute = defineRoute({

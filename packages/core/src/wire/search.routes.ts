@@ -66,4 +66,5 @@ export const contentSearchRoute = defineRoute({
   request: { query: SearchQuerySchema, headers: LocaleHeadersSchema },
   // `pagination.totalIsCapped` is always answered here (true or false): see SEARCH_RANKED_CANDIDATES.
   response: { status: 200, envelope: 'paginated', schema: SearchHitSchema },
+  errors: ['SCHEMA_NOT_FOUND'],
 });

@@ -21,4 +21,5 @@ export const setupCompleteRoute = defineRoute({
   csrf: false,
   request: { body: SetupBodySchema },
   response: { status: 200, envelope: 'single', schema: SessionEnvelopeSchema },
+  errors: ['FORBIDDEN'],
 });

@@ -72,7 +72,8 @@ export const authSamlMetadataRoute = defineRoute({
   target: 'none',
   auth: 'public',
   request: {},
-  response: { status: 200, envelope: 'raw' },
+  response: { status: 200, envelope: 'raw', contentType: 'application/xml' },
+  errors: ['NOT_FOUND'],
 });
 
 export const authSamlAcsRoute = defineRoute({

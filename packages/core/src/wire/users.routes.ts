@@ -120,6 +120,7 @@ export const usersUpdateRoute = defineRoute({
   target: 'none',
   request: { params: UserIdParamsSchema, body: UpdateUserBodySchema },
   response: { status: 200, envelope: 'single', schema: UserSchema },
+  errors: ['RATE_LIMITED'],
 });
 
 export const usersDeleteRoute = defineRoute({

@@ -83,7 +83,14 @@ export interface ActionDefinition {
   };
   repeatableQuery?: readonly string[];
   secretQuery?: readonly string[];
-  response: { status: 200 | 201 | 302; envelope: EnvelopeKind; schema?: JsonSchema };
+  response: {
+    status: 200 | 201 | 302;
+    envelope: EnvelopeKind;
+    schema?: JsonSchema;
+    contentType?: string;
+    conditional?: boolean;
+    ranges?: boolean;
+  };
   /** Codes only the service knows it may answer (the route contract's `errors`). */
   errors?: readonly ErrorCode[];
   bodyLimit?: number;

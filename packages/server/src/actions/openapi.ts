@@ -19,7 +19,9 @@ const STATUS_TEXT: Record<number, string> = {
   408: 'Request timeout',
   409: 'Conflict',
   413: 'Payload too large',
+  410: 'Gone',
   415: 'Unsupported media type',
+  422: 'Unprocessable content',
   429: 'Too many requests',
   431: 'Request headers too large',
   500: 'Internal error',
@@ -87,6 +89,7 @@ function operationOf(action: AnyAction): Record<string, unknown> {
     ...(requestBody ? { requestBody } : {}),
     responses: {
       [action.response.status]: successResponse(action),
+      ...validatorResponses(action),
       ...Object.fromEntries(
         [...errorCodesByStatus(action)].map(([status, codes]) => [
           String(status),
@@ -102,20 +105,50 @@ function operationOf(action: AnyAction): Record<string, unknown> {
   };
 }
 
-/** The success answer: the envelope, a raw JSON document (health, OpenAPI), or a file. */
+/** The success answer: the envelope, a raw JSON document (health, OpenAPI), a stream or document of its own type, or a file. */
 function successResponse(action: AnyAction): Record<string, unknown> {
   const body = envelopeSchema(action.response);
   if (body) return { description: 'Success', content: { 'application/json': { schema: body } } };
-  if (action.response.status === 302) return { description: 'Redirect' };
+  if (action.response.status === 302) {
+    return {
+      description:
+        'A redirect for the browser, on success and on failure alike: to the Studio signed in, or to its sign-in page with `error=<CODE>&reason=<reason>`',
+      headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } },
+    };
+  }
   if (action.response.envelope === 'raw' && action.response.schema) {
     return { description: 'Success', content: { 'application/json': { schema: action.response.schema } } };
   }
   if (action.path.endsWith('.json')) {
     return { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } };
   }
+  const { contentType } = action.response;
+  if (contentType) {
+    return { description: 'Success', content: { [contentType]: { schema: { type: 'string' } } } };
+  }
   return {
-    description: 'The file, with its stored Content-Type (206 for a Range request, 304 when unchanged)',
+    description: 'The file, with its stored Content-Type',
     content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+  };
+}
+
+/** `304` for routes that honour `If-None-Match`, `206` and `416` for those that honour `Range`. */
+function validatorResponses(action: AnyAction): Record<string, unknown> {
+  const { conditional, ranges } = action.response;
+  return {
+    ...(conditional ? { 304: { description: 'Not modified: the copy the client holds (its ETag) is current' } } : {}),
+    ...(ranges
+      ? {
+          206: {
+            description: 'The range asked for (`Range: bytes=...`), with Content-Range',
+            content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+          },
+          416: {
+            description: 'The range is outside the file: Content-Range names its size (`bytes */<size>`)',
+            headers: { 'Content-Range': { required: true, schema: { type: 'string' } } },
+          },
+        }
+      : {}),
   };
 }
 

@@ -4,6 +4,20 @@ import type { FastifyRequest } from 'fastify';
 import { ANONYMOUS, type Principal } from './request-context.js';
 
 /**
+ * What an administrator without the second factor `CMS_REQUIRE_MFA=admins` requires may still do:
+ * say who they are, enrol, and sign out. Everything else answers MFA_ENROLMENT_REQUIRED.
+ */
+export const MFA_ENROLMENT_ACTIONS: ReadonlySet<string> = new Set([
+  'me.get',
+  'me.mfa.get',
+  'me.mfa.enrol',
+  'me.mfa.confirm',
+  'auth.logout',
+  'auth.sessions.list',
+  'auth.sessions.end',
+]);
+
+/**
  * One way of proving identity (API key, session cookie, preview token). Returns null when the
  * request carries no credentials of its kind, throws UNAUTHORIZED when it carries bad ones.
  *

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CmsError } from '@cms/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AnyAction } from '../actions/define-action.js';
 import type { Clock } from '../clock.js';
 import { clientKeyOf } from '../modules/core-system/login-throttle.js';
 import type { Queryable } from '../storage/db.js';
@@ -18,7 +19,12 @@ const PRUNE_EVERY = 200;
  */
 export function isRateLimited(request: FastifyRequest): boolean {
   const action = request.routeOptions.config.action;
-  return action?.auth === 'public' && action.kind === 'command';
+  return action !== undefined && isRateLimitedAction(action);
+}
+
+/** The rule of {@link isRateLimited} on a declaration (OpenAPI lists RATE_LIMITED where it holds). */
+export function isRateLimitedAction(action: Pick<AnyAction, 'auth' | 'kind'>): boolean {
+  return action.auth === 'public' && action.kind === 'command';
 }
 
 /**

@@ -73,7 +73,8 @@ describe('OpenAPI: what each operation declares', () => {
         expect(op.responses[status], `${op.operationId} ${status}`).toBeDefined();
       }
       for (const [status, response] of Object.entries(op.responses as Record<string, Schema>)) {
-        if (Number(status) < 400) continue;
+        // 416 is a range outside a file: no envelope, its Content-Range says why (RFC 9110 §15.5.17).
+        if (Number(status) < 400 || status === '416') continue;
         expect(response['x-cms-error-codes'].length, op.operationId).toBeGreaterThan(0);
       }
     }
@@ -90,6 +91,46 @@ describe('OpenAPI: what each operation declares', () => {
     expect(byId['auth.login'].responses['429']).toBeDefined();
     // Too many command-line sign-ins started from one address (cli-auth.service.ts).
     expect(byId['auth.cli.start'].responses['429']['x-cms-error-codes']).toEqual(['RATE_LIMITED']);
+  });
+
+  it('declares the refusals each service gives, and the answers that are not JSON', () => {
+    const byId = Object.fromEntries(operations.map(({ op }) => [op.operationId, op]));
+    const codesOf = (id: string, status: number) => byId[id].responses[String(status)]?.['x-cms-error-codes'];
+    for (const id of [
+      'releases.items.add',
+      'releases.items.remove',
+      'releases.publish',
+      'releases.schedule',
+      'releases.unschedule',
+      'releases.revert',
+    ]) {
+      expect(codesOf(id, 409), id).toContain('RELEASE_STATE_CONFLICT');
+    }
+    expect(codesOf('media.image', 422)).toEqual(['IMAGE_NOT_TRANSFORMABLE', 'IMAGE_TOO_LARGE']);
+    // Public commands are rate limited per address (http/rate-limit.ts).
+    expect(codesOf('setup.complete', 429)).toEqual(['RATE_LIMITED']);
+    expect(codesOf('auth.cli.exchange', 429)).toEqual(['RATE_LIMITED']);
+    expect(codesOf('content.previewEvents', 401)).toEqual(['UNAUTHORIZED']);
+    // A signed-in admin who must enrol a second factor may still enrol.
+    expect(codesOf('content.create', 403)).toContain('MFA_ENROLMENT_REQUIRED');
+    expect(codesOf('me.mfa.enrol', 403)).not.toContain('MFA_ENROLMENT_REQUIRED');
+
+    expect(Object.keys(byId['content.events'].responses['200'].content)).toEqual(['text/event-stream']);
+    expect(Object.keys(byId['content.previewEvents'].responses['200'].content)).toEqual(['text/event-stream']);
+    expect(Object.keys(byId['audit.export'].responses['200'].content)).toEqual(['application/x-ndjson']);
+    expect(Object.keys(byId['auth.saml.metadata'].responses['200'].content)).toEqual(['application/xml']);
+    for (const id of ['auth.saml.acs', 'auth.sso.callback']) {
+      expect(
+        Object.keys(byId[id].responses).filter((status) => status < '400'),
+        id,
+      ).toEqual(['302']);
+      expect(byId[id].responses['302'].headers.Location.required, id).toBe(true);
+    }
+    for (const id of ['content.get', 'content.list', 'media.image', 'media.file']) {
+      expect(byId[id].responses['304'], id).toBeDefined();
+    }
+    expect(Object.keys(byId['media.file'].responses)).toEqual(expect.arrayContaining(['200', '206', '304', '416']));
+    expect(byId['content.overview'].responses['304']).toBeUndefined();
   });
 
   it('documents the answers only a service gives, as real requests get them', async () => {

@@ -1,7 +1,7 @@
 import { CmsError } from '@cms/core';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
-import type { AuthStrategy } from '../../http/authenticate.js';
+import { type AuthStrategy, MFA_ENROLMENT_ACTIONS } from '../../http/authenticate.js';
 import type { Queryable } from '../../storage/db.js';
 import { deleteStaleThrottleRows } from '../../storage/repositories/login-throttle.repository.js';
 import { deleteExpiredMfaChallenges } from '../../storage/repositories/mfa.repository.js';
@@ -16,20 +16,6 @@ import { csrfTokenFor, hashToken, isWellFormedToken } from './secret-tokens.js';
 import { sessionTokenOf } from './session-cookies.js';
 import { SESSION_IDLE_MS, sessionExpiresAt } from './sessions.service.js';
 import { userPrincipal } from './user-principal.js';
-
-/**
- * What an administrator without the second factor `CMS_REQUIRE_MFA=admins` requires may still do:
- * say who they are, enrol, and sign out. Everything else answers MFA_ENROLMENT_REQUIRED.
- */
-export const MFA_ENROLMENT_ACTIONS: ReadonlySet<string> = new Set([
-  'me.get',
-  'me.mfa.get',
-  'me.mfa.enrol',
-  'me.mfa.confirm',
-  'auth.logout',
-  'auth.sessions.list',
-  'auth.sessions.end',
-]);
 
 /** lastSeenAt is written at most once a minute per session, not on every request. */
 export const SESSION_TOUCH_INTERVAL_MS = 60_000;

@@ -14,8 +14,6 @@ import { searchActions } from './reads/search.actions.js';
 import { createSearchService } from './reads/search.service.js';
 
 /** The reads whose published answers are cached. */
-const CACHED_READS = new Set(['content.get', 'content.list']);
-
 /**
  * The content reads area (get, list, overview, variants, resolve, search, preview tokens) of `domain.content`:
  * its actions and the `Authorization: Preview <token>` strategy.
@@ -44,9 +42,10 @@ export async function setupContentReadsArea(deps: ServerDeps, shared: DomainShar
     staleWhileRevalidateSeconds: deps.config.httpCacheStaleWhileRevalidateSeconds,
   };
   const cacheHooks = publishedReadHooks(cache, httpCache);
-  // Published reads answer from memory, with ETag/304 (read-cache/): the content get and list routes.
+  // Published reads answer from memory, with ETag/304 (read-cache/): the routes whose contract says they
+  // answer conditional requests (the content get and list routes).
   const contentReads = contentReadsActions(reads).map((action) =>
-    CACHED_READS.has(action.id) ? { ...action, setupScope: cacheHooks } : action,
+    action.response.conditional ? { ...action, setupScope: cacheHooks } : action,
   );
   return {
     actions: [
