@@ -11,6 +11,7 @@ export * from './wire/api-keys.routes.js';
 export * from './wire/audit.routes.js';
 export * from './wire/auth.routes.js';
 export * from './wire/catalog.routes.js';
+export * from './wire/changes.routes.js';
 export * from './wire/cli-auth.routes.js';
 export * from './wire/content.routes.js';
 export * from './wire/content-batch.routes.js';

@@ -32,6 +32,10 @@ export interface ServerConfig {
   auditRetentionDays: number;
   /** `CMS_AUDIT_RETENTION_INTERVAL_SECONDS`: how often retention runs here; 0 runs none in this process. */
   auditRetentionIntervalSeconds: number;
+  /** `CMS_CHANGES_RETENTION_DAYS`: change feed entries older than this are removed; 0 keeps them forever. */
+  changesRetentionDays: number;
+  /** `CMS_CHANGES_RETENTION_INTERVAL_SECONDS`: how often change feed retention runs here; 0 runs none. */
+  changesRetentionIntervalSeconds: number;
   /** Image transforms running at once (each holds one original and libvips' buffers). */
   imageTransformConcurrency: number;
   /** Image transforms that may wait for a slot; one more is answered SERVICE_UNAVAILABLE. */
@@ -152,6 +156,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     releasePollIntervalSeconds: readInt(env, 'CMS_RELEASE_POLL_INTERVAL_SECONDS', 1, 0, 60),
     auditRetentionDays: readInt(env, 'CMS_AUDIT_RETENTION_DAYS', 400, 0, 36_500),
     auditRetentionIntervalSeconds: readInt(env, 'CMS_AUDIT_RETENTION_INTERVAL_SECONDS', 3600, 0, 604_800),
+    changesRetentionDays: readInt(env, 'CMS_CHANGES_RETENTION_DAYS', 30, 0, 36_500),
+    changesRetentionIntervalSeconds: readInt(env, 'CMS_CHANGES_RETENTION_INTERVAL_SECONDS', 3600, 0, 604_800),
     imageTransformConcurrency: readInt(env, 'CMS_IMAGE_TRANSFORM_CONCURRENCY', 2, 1, 64),
     imageTransformQueue: readInt(env, 'CMS_IMAGE_TRANSFORM_QUEUE', 100, 0, 10_000),
     s3: {

@@ -49,6 +49,11 @@ export const ERROR_CATALOG = {
     message:
       'The release is not in a state that allows this: read it again (GET /api/v1/releases/{id}) and check its status.',
   },
+  CHANGES_CURSOR_EXPIRED: {
+    status: 410,
+    message:
+      'This change feed cursor is older than the changes the server keeps: load all content again, then follow the feed from `details.cursor` (where the feed ended when this answer was made).',
+  },
   REQUEST_TIMEOUT: {
     status: 408,
     message: 'The request was not received in time: send the headers and the whole body without pausing.',

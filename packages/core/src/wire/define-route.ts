@@ -5,7 +5,7 @@
  */
 import type { Static, TSchema } from 'typebox';
 import type { ErrorCode } from '../errors/error-codes.js';
-import type { CursorPage, CursorPagination, Page, Pagination } from './envelopes.js';
+import type { CursorPage, CursorPagination, FeedPage, FeedPagination, Page, Pagination } from './envelopes.js';
 import type { DefaultedMark } from './shapes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -21,9 +21,10 @@ export type AuthRule = 'required' | 'optional' | 'public';
 
 /**
  * How the result is wrapped: `{ data }`, a page `{ data, pagination }` (offset pages), a keyset page
- * `{ data, pagination: { limit, hasMore, nextCursor } }` (`cursor`: logs too large to count), or sent as is.
+ * `{ data, pagination: { limit, hasMore, nextCursor } }` (`cursor`: logs too large to count), a feed
+ * `{ data, pagination: { nextCursor, hasMore } }` (`feed`: the cursor is never null), or sent as is.
  */
-export type EnvelopeKind = 'single' | 'paginated' | 'cursor' | 'raw';
+export type EnvelopeKind = 'single' | 'paginated' | 'cursor' | 'feed' | 'raw';
 
 /**
  * Request schemas. Without `query`, an enveloped route takes no query parameters (any one is
@@ -124,7 +125,9 @@ export type RouteOutput<C extends RouteContract> = C['response']['envelope'] ext
     ? { data: RouteData<C>[]; pagination: Pagination }
     : C['response']['envelope'] extends 'cursor'
       ? { data: RouteData<C>[]; pagination: CursorPagination }
-      : unknown;
+      : C['response']['envelope'] extends 'feed'
+        ? { data: RouteData<C>[]; pagination: FeedPagination }
+        : unknown;
 
 /** `{documentId}` -> `:documentId`, the router's syntax. */
 export function toRouterPath(path: string): string {
@@ -190,7 +193,9 @@ export type ActionResult<C extends RouteContract> = C['response']['envelope'] ex
     ? Page<Serializable<RouteData<C>>>
     : C['response']['envelope'] extends 'cursor'
       ? CursorPage<Serializable<RouteData<C>>>
-      : unknown;
+      : C['response']['envelope'] extends 'feed'
+        ? FeedPage<Serializable<RouteData<C>>>
+        : unknown;
 
 /**
  * A service method declared against its route: `(ctx, input) => answer`, the input as the server

@@ -47,6 +47,23 @@ export interface CursorPage<T> {
   nextCursor: string | null;
 }
 
+/**
+ * Pagination block of a feed (`feed` envelope, the change feed): `nextCursor` is never null, it is
+ * where to ask from next time; `hasMore` says whether more is there already.
+ */
+export const FeedPaginationSchema = Type.Object({
+  nextCursor: Type.String(),
+  hasMore: Type.Boolean(),
+});
+export type FeedPagination = Static<typeof FeedPaginationSchema>;
+
+/** A feed page as services return it, before the envelope. */
+export interface FeedPage<T> {
+  items: T[];
+  nextCursor: string;
+  hasMore: boolean;
+}
+
 /** A page of results as services return it, before the envelope. */
 export interface Page<T> {
   items: T[];
@@ -77,5 +94,6 @@ export function envelopeSchema(response: { envelope: string; schema?: TSchema | 
   if (envelope === 'raw' || !schema) return undefined;
   if (envelope === 'single') return Type.Object({ data: schema });
   if (envelope === 'cursor') return Type.Object({ data: Type.Array(schema), pagination: CursorPaginationSchema });
+  if (envelope === 'feed') return Type.Object({ data: Type.Array(schema), pagination: FeedPaginationSchema });
   return Type.Object({ data: Type.Array(schema), pagination: PaginationSchema });
 }

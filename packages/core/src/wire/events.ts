@@ -55,6 +55,12 @@ export const ContentWebhookEventSchema = Type.Object({
     format: DocumentFormatSchema,
     version: Type.Integer(),
   }),
+  /**
+   * The change feed's cursor of this change (`GET /api/v1/changes`, docs/api.md "Change feed"): the
+   * feed lists the change at or before it, and `since=<cursor>` lists what came after. Set when the
+   * event is queued for delivery; absent only on deliveries queued before the feed existed.
+   */
+  cursor: Type.Optional(Type.String()),
 });
 export type ContentWebhookEvent = Static<typeof ContentWebhookEventSchema>;
 

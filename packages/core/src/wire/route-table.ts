@@ -62,6 +62,7 @@ export const routeTable = {
   'releases.unschedule': ['POST', '/api/v1/releases/{id}/unschedule'],
   'releases.revert': ['POST', '/api/v1/releases/{id}/revert'],
   'releases.runDue': ['POST', '/api/v1/releases/run-due'],
+  'changes.list': ['GET', '/api/v1/changes'],
   'projects.list': ['GET', '/api/v1/projects'],
   'projects.create': ['POST', '/api/v1/projects'],
   'projects.settings.get': ['GET', '/api/v1/settings'],

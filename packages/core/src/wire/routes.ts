@@ -6,6 +6,7 @@ import * as apiKeys from './api-keys.routes.js';
 import * as audit from './audit.routes.js';
 import * as auth from './auth.routes.js';
 import * as catalog from './catalog.routes.js';
+import * as changes from './changes.routes.js';
 import * as cliAuth from './cli-auth.routes.js';
 import * as content from './content.routes.js';
 import * as contentBatch from './content-batch.routes.js';
@@ -46,6 +47,7 @@ const areas = {
   environments,
   promote,
   releases,
+  changes,
   projects,
   me,
   mfa,

@@ -2,6 +2,7 @@ import {
   type CmsError,
   type CursorPage,
   envelopeSchema,
+  type FeedPage,
   invalidQueryParam,
   NoQuery,
   type Page,
@@ -62,6 +63,10 @@ export function mountActions(app: FastifyInstance, actions: readonly AnyAction[]
             data: page.items,
             pagination: { limit: page.limit, hasMore: page.nextCursor !== null, nextCursor: page.nextCursor },
           };
+        }
+        if (action.response.envelope === 'feed') {
+          const feed = result as FeedPage<unknown>;
+          return { data: feed.items, pagination: { nextCursor: feed.nextCursor, hasMore: feed.hasMore } };
         }
         const page = result as Page<unknown>;
         return {

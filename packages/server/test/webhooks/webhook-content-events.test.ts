@@ -75,8 +75,17 @@ describe('content events delivered to webhooks', () => {
         version: 0,
       },
       user: { id: doc.createdBy, email: expect.any(String) },
+      cursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
     });
-    expect(Object.keys(envelope)).toEqual(['event', 'timestamp', 'project', 'environment', 'document', 'user']);
+    expect(Object.keys(envelope)).toEqual([
+      'event',
+      'timestamp',
+      'project',
+      'environment',
+      'document',
+      'user',
+      'cursor',
+    ]);
     expect(Object.keys(envelope.document)).toEqual([
       'documentId',
       'translationGroupId',

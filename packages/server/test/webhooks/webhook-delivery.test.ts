@@ -75,7 +75,15 @@ describe('webhook delivery', () => {
 
     const raw = request.rawBody.toString('utf8');
     const envelope = JSON.parse(raw);
-    expect(Object.keys(envelope)).toEqual(['event', 'timestamp', 'project', 'environment', 'document', 'user']);
+    expect(Object.keys(envelope)).toEqual([
+      'event',
+      'timestamp',
+      'project',
+      'environment',
+      'document',
+      'user',
+      'cursor',
+    ]);
     expect(envelope).toEqual({
       event: 'content.created',
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -83,6 +91,8 @@ describe('webhook delivery', () => {
       environment: 'production',
       document: SAMPLE_DOCUMENT,
       user: { id: 'user-1', email: 'editor@example.com' },
+      // The change's cursor in the change feed (docs/webhooks.md "Events and envelope").
+      cursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
     });
     expect(Object.keys(envelope.document)).toEqual(Object.keys(SAMPLE_DOCUMENT));
 

@@ -144,6 +144,7 @@ export async function recordEvent(
       type: options.type ?? 'content.created',
       actor: { id: 'user-1', email: 'editor@example.com' },
       document: options.document ?? SAMPLE_DOCUMENT,
+      publishedVersion: null,
     }),
   );
 }

@@ -1,6 +1,7 @@
 import { domainContentCli } from '@cms/core/cli-surface';
 import { createBulkStatistics } from '../../storage/bulk-statistics.js';
 import type { ModuleSurface, ServerModule } from '../module-types.js';
+import { setupChangesArea } from './changes-area.js';
 import { setupCollaborationArea } from './collaboration-area.js';
 import { setupContentArea } from './content-area.js';
 import { setupContentReadsArea } from './content-reads-area.js';
@@ -29,6 +30,7 @@ export const domainContentModule: ServerModule = {
       await setupWebhooksArea(deps, shared),
       await setupReleasesArea(deps, shared),
       await setupCollaborationArea(deps, shared),
+      setupChangesArea(deps),
     ];
     return {
       actions: areas.flatMap((area) => area.actions ?? []),

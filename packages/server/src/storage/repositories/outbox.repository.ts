@@ -45,13 +45,23 @@ export async function insertOutboxEvents(
   );
 }
 
+/** An undispatched event with its place in the change feed (content events; null for the others). */
+export interface ClaimedEventRow extends OutboxEventRow {
+  position: number | null;
+}
+
 /**
  * Claims up to `limit` undispatched events, oldest first; rows locked by another process are
- * skipped, so several workers share the outbox without taking an event twice.
+ * skipped, so several workers share the outbox without taking an event twice. A content event waits
+ * until the sequencer has numbered its change (migration 0075), so its deliveries carry the cursor.
  */
-export async function claimUndispatchedEvents(tx: Queryable, limit: number): Promise<OutboxEventRow[]> {
-  const result = await tx.query<OutboxEventRow>(
-    `select ${COLUMNS} from outbox_events where dispatched_at is null order by seq limit $1 for update skip locked`,
+export async function claimUndispatchedEvents(tx: Queryable, limit: number): Promise<ClaimedEventRow[]> {
+  const result = await tx.query<ClaimedEventRow>(
+    `select e.id, e.seq, e.project_id as "projectId", e.environment_id as "environmentId", e.type, e.payload,
+       e.created_at as "createdAt", e.dispatched_at as "dispatchedAt", c.position
+     from outbox_events e left join content_changes c on c.id = e.id
+     where e.dispatched_at is null and (c.id is null or c.position is not null)
+     order by e.seq limit $1 for update of e skip locked`,
     [limit],
   );
   return result.rows;

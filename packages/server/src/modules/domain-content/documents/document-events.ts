@@ -29,5 +29,10 @@ export async function recordDocumentEvent(
 ): Promise<void> {
   // Every document change passes here: the action's audit entry names the document (docs/audit.md).
   noteAuditTarget({ type: row.type, documentId: row.id, locale: row.locale });
-  await outbox.record(tx, ctx.target, { type, actor: actorOf(ctx), document: eventDocument(row) });
+  await outbox.record(tx, ctx.target, {
+    type,
+    actor: actorOf(ctx),
+    document: eventDocument(row),
+    publishedVersion: row.publishedVersion,
+  });
 }

@@ -261,7 +261,12 @@ async function insertPending(
   await deps.outbox.recordMany(
     tx,
     ctx.target,
-    rows.map((row) => ({ type: 'content.created' as const, actor: actorOf(ctx), document: eventDocument(row) })),
+    rows.map((row) => ({
+      type: 'content.created' as const,
+      actor: actorOf(ctx),
+      document: eventDocument(row),
+      publishedVersion: null,
+    })),
   );
   return rows.map((row) => {
     // As `documents.create` notes them: the action's audit entry names the last document written.

@@ -130,7 +130,12 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
     if (!draft) throw new Error(`promoted document ${planned.targetId} vanished under its row lock`);
     const actor = actorOf(ctx);
     const changed = planned.target ? 'content.updated' : 'content.created';
-    await deps.outbox.record(tx, target, { type: changed, actor, document: eventDocument(draft) });
+    await deps.outbox.record(tx, target, {
+      type: changed,
+      actor,
+      document: eventDocument(draft),
+      publishedVersion: draft.publishedVersion,
+    });
     const version = await insertVersion(tx, target, {
       documentId: draft.id,
       version: draft.version + 1,
@@ -148,7 +153,12 @@ export function createEnvironmentPromoteService(deps: { db: Db; outbox: Outbox; 
       by,
       at,
     });
-    await deps.outbox.record(tx, target, { type: 'content.published', actor, document: eventDocument(published) });
+    await deps.outbox.record(tx, target, {
+      type: 'content.published',
+      actor,
+      document: eventDocument(published),
+      publishedVersion: published.publishedVersion,
+    });
   }
 
   return {

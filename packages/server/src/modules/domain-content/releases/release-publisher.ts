@@ -67,6 +67,7 @@ function documentEvent(type: 'content.published' | 'content.unpublished', actor:
       format: row.format,
       version: row.version,
     },
+    publishedVersion: type === 'content.published' ? row.version : null,
   } satisfies OutboxEvent;
 }
 

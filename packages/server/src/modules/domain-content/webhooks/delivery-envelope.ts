@@ -5,7 +5,7 @@
  * interface.md "Delivery envelope" (and decisions.md §6 for `media`), for bodies people can read.
  * Keys not listed keep their stored order after the listed ones.
  */
-const ENVELOPE_ORDER = ['event', 'timestamp', 'project', 'environment', 'document', 'media', 'user'];
+const ENVELOPE_ORDER = ['event', 'timestamp', 'project', 'environment', 'document', 'media', 'user', 'cursor'];
 const NESTED_ORDER: Record<string, readonly string[]> = {
   document: ['documentId', 'translationGroupId', 'type', 'path', 'locale', 'format', 'version'],
   media: ['id', 'filename', 'mimeType', 'sizeBytes', 'url'],

@@ -6,6 +6,8 @@ import {
   lockSubscribedWebhooks,
   type NewDelivery,
 } from '../../../storage/repositories/webhook-delivery-queue.repository.js';
+import { encodeChangeCursor } from '../changes/change-cursor.js';
+import { numberAllPendingChanges } from '../changes/change-sequencer.js';
 import { serializeEnvelope } from './delivery-envelope.js';
 
 /** Outbox events turned into deliveries per transaction. */
@@ -15,7 +17,8 @@ export const FAN_OUT_BATCH_SIZE = 100;
  * Claims a batch of undispatched outbox events, queues one delivery per event and matching
  * webhook, and marks the events dispatched, all in one transaction: a crash before the commit
  * leaves the events undispatched for the next pass, a crash after leaves the deliveries queued.
- * A webhook matches when it is active, of the event's project and environment, subscribed to its
+ * Committed changes are numbered in the change feed first (its sequencer), and a content event's body
+ * carries its change's cursor. A webhook matches when it is active, of the event's project and environment, subscribed to its
  * type, and was already active when the event occurred (events that occur while a webhook is
  * inactive are never queued for it, even if it is reactivated before the fan-out runs).
  */
@@ -23,6 +26,8 @@ export async function fanOutEvents(
   db: Db,
   batchSize: number = FAN_OUT_BATCH_SIZE,
 ): Promise<{ events: number; deliveries: number }> {
+  // Content events wait for their change's place in the change feed: number what has committed first.
+  await numberAllPendingChanges(db);
   return db.transaction(async (tx) => {
     const events = await claimUndispatchedEvents(tx, batchSize);
     if (events.length === 0) return { events: 0, deliveries: 0 };
@@ -37,7 +42,11 @@ export async function fanOutEvents(
           webhook.events.includes(event.type) &&
           event.createdAt >= webhook.activeSince;
         if (!matches) continue;
-        body ??= serializeEnvelope(event.payload);
+        body ??= serializeEnvelope(
+          event.position === null
+            ? event.payload
+            : { ...event.payload, cursor: encodeChangeCursor(event.environmentId, event.position) },
+        );
         deliveries.push({
           id: randomUUID(),
           projectId: event.projectId,
