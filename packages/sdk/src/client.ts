@@ -19,6 +19,7 @@ import {
 } from './areas.js';
 import { auditArea } from './audit.js';
 import { authArea } from './auth.js';
+import { changesArea } from './changes.js';
 import { contentArea } from './content.js';
 import { mediaArea } from './media.js';
 import { releasesArea } from './releases.js';
@@ -72,6 +73,7 @@ function areas<Types extends ClientTypes>(transport: Transport) {
     media: mediaArea(transport),
     webhooks: webhooksArea(transport),
     releases: releasesArea(transport),
+    changes: changesArea(transport),
     audit: auditArea(transport),
     environments: environmentsArea(transport),
     search: searchArea(transport),

@@ -1,5 +1,6 @@
-export type { Document, ErrorCode, Pagination } from '@cms/core';
+export type { Change, ChangeKind, Document, ErrorCode, FeedPagination, Pagination } from '@cms/core';
 export type { AuditFilterQuery, AuditListQuery } from './audit.js';
+export type { ChangesListQuery, ChangesPage } from './changes.js';
 export type { ClientOptions, CmsClient } from './client.js';
 export { createClient } from './client.js';
 export { type ContentArea, type ContentGetOptions, type ContentListQuery, documentTag, typeTag } from './content.js';

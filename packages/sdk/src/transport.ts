@@ -91,7 +91,7 @@ export interface CallSpec {
   /** A JSON body, or a prepared body (FormData, Blob, stream) sent as is. */
   json?: unknown;
   body?: NonNullable<RequestInit['body']>;
-  envelope: 'single' | 'paginated' | 'cursor' | 'raw';
+  envelope: 'single' | 'paginated' | 'cursor' | 'feed' | 'raw';
   /** Send X-CMS-Schema-Hash (content writes). */
   schemaHash?: boolean;
   /** Per-call overrides. */
@@ -292,7 +292,7 @@ export function createTransport(options: TransportOptions): Transport {
     const { body, text } = await readBody(response);
     if (spec.envelope === 'raw') return body as T;
     const envelope = typeof body === 'object' && body !== null && 'data' in body ? body : null;
-    const paged = spec.envelope === 'paginated' || spec.envelope === 'cursor';
+    const paged = spec.envelope === 'paginated' || spec.envelope === 'cursor' || spec.envelope === 'feed';
     if (!envelope || (paged && !('pagination' in envelope)))
       throw invalidResponse(response, spec.method, response.url || `${base}${spec.path}`, text);
     if (paged) {
