@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
+import { createPeriodicPass, type PeriodicPass } from '../../periodic-pass.js';
 import type { Db } from '../../storage/db.js';
 import { listChainsOlderThan, pruneOldest } from '../../storage/repositories/audit.repository.js';
 
@@ -38,30 +39,14 @@ export function createAuditRetention(deps: {
   log: FastifyBaseLogger;
   retentionDays: number;
   intervalSeconds: number;
-}) {
-  let timer: NodeJS.Timeout | null = null;
-  let pass: Promise<void> | null = null;
-  const run = () => {
-    pass ??= pruneAuditLog(deps)
-      .then((removed) => {
-        if (removed > 0) deps.log.info({ removed }, 'audit entries past their retention removed');
-      })
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'audit retention failed; it runs again later'))
-      .finally(() => {
-        pass = null;
-      });
-  };
-  return {
-    start(): void {
-      if (deps.intervalSeconds <= 0 || deps.retentionDays <= 0 || timer) return;
-      timer = setInterval(run, deps.intervalSeconds * 1000);
-      timer.unref();
-      run();
-    },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await pass;
-    },
-  };
+}): PeriodicPass {
+  return createPeriodicPass({
+    intervalSeconds: deps.retentionDays > 0 ? deps.intervalSeconds : 0,
+    pass: () =>
+      pruneAuditLog(deps)
+        .then((removed) => {
+          if (removed > 0) deps.log.info({ removed }, 'audit entries past their retention removed');
+        })
+        .catch((error: unknown) => deps.log.warn({ err: error }, 'audit retention failed; it runs again later')),
+  });
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../clock.js';
+import { createPeriodicPass, type PeriodicPass } from '../../../periodic-pass.js';
 import type { Db } from '../../../storage/db.js';
 import {
   listEnvironmentsWithChangesBefore,
@@ -44,30 +45,14 @@ export function createChangeRetention(deps: {
   log: FastifyBaseLogger;
   retentionDays: number;
   intervalSeconds: number;
-}) {
-  let timer: NodeJS.Timeout | null = null;
-  let pass: Promise<void> | null = null;
-  const run = () => {
-    pass ??= pruneChangeFeed(deps)
-      .then((removed) => {
-        if (removed > 0) deps.log.info({ removed }, 'change feed entries past their retention removed');
-      })
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'change feed retention failed; it runs again later'))
-      .finally(() => {
-        pass = null;
-      });
-  };
-  return {
-    start(): void {
-      if (deps.intervalSeconds <= 0 || deps.retentionDays <= 0 || timer) return;
-      timer = setInterval(run, deps.intervalSeconds * 1000);
-      timer.unref();
-      run();
-    },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await pass;
-    },
-  };
+}): PeriodicPass {
+  return createPeriodicPass({
+    intervalSeconds: deps.retentionDays > 0 ? deps.intervalSeconds : 0,
+    pass: () =>
+      pruneChangeFeed(deps)
+        .then((removed) => {
+          if (removed > 0) deps.log.info({ removed }, 'change feed entries past their retention removed');
+        })
+        .catch((error: unknown) => deps.log.warn({ err: error }, 'change feed retention failed; it runs again later')),
+  });
 }
