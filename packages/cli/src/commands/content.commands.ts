@@ -1,15 +1,17 @@
 /**
- * `cms publish <path...>`: publishes tracked documents, named by file, folder or server path, all or
- * nothing through a release of their own (a few requests whatever their number); `--at` schedules
- * that release instead. A document whose file changed since the last sync refuses the whole publish
- * (push first).
+ * `cms publish <path...>`: publishes documents named by tracked file or folder, server path or id
+ * (documents created through the API or the Studio included), all or nothing through a release of
+ * their own (a few requests whatever their number); `--at` schedules that release instead. A document
+ * whose file changed since the last sync refuses the whole publish (push first).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DigestEntry, Release } from '@cms/core';
 import type { Context } from '../cli/context.js';
 import { EXIT } from '../cli/exit-codes.js';
 import type { CommandResult } from '../cli/run-command.js';
 import { contentHash } from '../sync/content-hash.js';
+import { DEFAULT_LOCALE } from '../sync/file-naming.js';
 import { frontmatterOf, normalizeBody, splitFile } from '../sync/frontmatter.js';
 import { type ManifestEntry, manifestPath, readManifest, writeManifest } from '../sync/manifest.js';
 import { selectDocuments } from '../sync/select-documents.js';
@@ -33,6 +35,21 @@ async function localState(root: string, entry: ManifestEntry): Promise<'synced' 
   }
 }
 
+/** The result line of a document the manifest does not track (named by server path or id). */
+function remoteResult(ctx: Context, release: Release, doc: DigestEntry): Record<string, unknown> {
+  const item = release.items.find((i) => i.documentId === doc.documentId);
+  const name = `${doc.type}:${doc.path}${doc.locale === DEFAULT_LOCALE ? '' : ` (${doc.locale})`}`;
+  const base = { file: null, id: doc.documentId, type: doc.type, path: doc.path, locale: doc.locale };
+  if (release.status === 'scheduled') return { ...base, outcome: 'scheduled' };
+  if (release.status !== 'published' || !item) {
+    const message = item?.error ?? 'held back: another document of the release is invalid';
+    ctx.out.line(`${ctx.out.paint('red', 'failed')}    ${name}: ${message}`);
+    return { ...base, outcome: 'failed', code: 'RELEASE_FAILED', message };
+  }
+  ctx.out.line(`${ctx.out.paint('green', 'published')} ${name} (version ${item.publishedVersion}, not tracked here)`);
+  return { ...base, outcome: 'published', version: item.publishedVersion };
+}
+
 /** `cms publish <paths...>`. */
 export async function publish(
   ctx: Context,
@@ -46,10 +63,11 @@ export async function publish(
   const root = ctx.config?.contentRoot ?? ctx.cwd;
   const file = manifestPath(ctx.config?.dir ?? ctx.cwd, project, environment);
   const manifest = await readManifest(file, { project, environment, serverUrl });
-  const { entries } = selectDocuments(paths as string[], Object.values(manifest.documents), {
+  const { entries, remote } = await selectDocuments(paths as string[], Object.values(manifest.documents), {
     cwd: ctx.cwd,
     root,
     manifestFile: file,
+    digest: () => api.content.digest(),
   });
   // Publishing makes the server's draft live: a file edited since the last sync would look
   // published while its edit is not on the server. One such file holds back all of them.
@@ -70,13 +88,14 @@ export async function publish(
     );
     return { data: { results: unpushed }, exitCode: EXIT.failure };
   }
+  const count = entries.length + remote.length;
   const release = await releaseDocuments(api, {
-    title: o.message ?? `cms publish: ${entries.length} document(s)`,
-    documentIds: entries.map((entry) => entry.id),
+    title: o.message ?? `cms publish: ${count} document(s)`,
+    documentIds: [...entries.map((entry) => entry.id), ...remote.map((d) => d.documentId)],
     ...(at ? { at } : {}),
   });
   const byId = new Map(release.items.map((item) => [item.documentId, item]));
-  const results = entries.map((entry) => {
+  const results: Array<Record<string, unknown>> = entries.map((entry) => {
     const item = byId.get(entry.id);
     if (release.status === 'scheduled') return { file: entry.file, id: entry.id, outcome: 'scheduled' };
     if (release.status !== 'published' || !item) {
@@ -88,6 +107,7 @@ export async function publish(
     ctx.out.line(`${ctx.out.paint('green', 'published')} ${entry.file} (version ${item.publishedVersion})`);
     return { file: entry.file, id: entry.id, outcome: 'published', version: item.publishedVersion };
   });
+  results.push(...remote.map((doc) => remoteResult(ctx, release, doc)));
   await writeManifest(file, manifest);
   if (release.status === 'scheduled') printRelease(ctx, { ...release, items: [] });
   // The summary a CI log ends with, whatever the number of lines above it.

@@ -6,17 +6,19 @@ import { manifestPath, readManifest } from '../sync/manifest.js';
 import { selectDocuments } from '../sync/select-documents.js';
 import { localTimeZone, parseInstant, printRelease, releaseExit } from './release-output.js';
 
-/** Document ids of tracked files, folders or server paths (as `cms publish` names them). */
+/** Document ids of tracked files or folders, server paths or ids (as `cms publish` names them). */
 async function documentIdsOf(ctx: Context, paths: string[]): Promise<string[]> {
   const { serverUrl, project, environment } = ctx.target();
   const file = manifestPath(ctx.config?.dir ?? ctx.cwd, project, environment);
   const manifest = await readManifest(file, { project, environment, serverUrl });
-  const { entries } = selectDocuments(paths, Object.values(manifest.documents), {
+  const api = await ctx.api();
+  const { entries, remote } = await selectDocuments(paths, Object.values(manifest.documents), {
     cwd: ctx.cwd,
     root: ctx.config?.contentRoot ?? ctx.cwd,
     manifestFile: file,
+    digest: () => api.content.digest(),
   });
-  return entries.map((entry) => entry.id);
+  return [...entries.map((entry) => entry.id), ...remote.map((d) => d.documentId)];
 }
 
 /** `cms release create <title>`. */
