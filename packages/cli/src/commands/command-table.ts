@@ -25,12 +25,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'init',
     summary:
       'Write cms.config.ts from the server schema, or infer it from the markdown here, sync it and import the files',
-    examples: ['cms init --project docs --environment production', 'cms init --from-files --no-import'],
+    examples: [
+      'cms init --project docs --environment production',
+      'cms init --from-files --no-import',
+      'cms init --yes --no-locales',
+      'cms init --locales en,de,pt-br --default-locale en',
+    ],
     define: (c: Command) =>
       c
         .option('--from-files', 'infer from the markdown even when the server already has a schema')
         .option('--no-import', 'write the config and sync the schema, but do not push the files')
-        .option('--force', 'overwrite an existing cms.config.ts'),
+        .option('--force', 'overwrite an existing cms.config.ts')
+        .option(
+          '--locales <codes>',
+          'the locales of the tree, comma-separated (en,de): only folders or suffixes with these codes are locales',
+        )
+        .option('--no-locales', 'no locale detection: every file is a document of its own path, none has a locale')
+        .option(
+          '--default-locale <code>',
+          'the default locale (else the most used); with no locale folders or suffixes, the language of every file',
+        ),
     run: () => import('./init.command.js').then((m) => m.init),
   }),
   defineCommand({

@@ -1,8 +1,8 @@
 /**
  * `cms init`: writes a typed cms.config.ts. Against a server that already has a schema, from that
  * schema; otherwise from the markdown in this folder (types from folders, fields from frontmatter,
- * locales from file names), then syncs the schema and imports the files (locale siblings become one
- * translation group).
+ * locales from the tree's structure, asked about when uncertain), then syncs the schema and imports the
+ * files (locale siblings become one translation group).
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -13,7 +13,11 @@ import { CliError, EXIT } from '../cli/exit-codes.js';
 import { ask, confirm } from '../cli/prompt.js';
 import type { CommandResult } from '../cli/run-command.js';
 import { findMarkdown } from '../init/find-markdown.js';
+import { ensureGitignore } from '../init/gitignore.js';
 import { inferSchema, type ScannedFile } from '../init/infer-schema.js';
+import { chooseLocales, type LocaleFlags, printLocaleReport, settleUnlocalized } from '../init/locale-choice.js';
+import { detectLocales } from '../init/locale-layout.js';
+import { localeData, localeNaming } from '../init/locale-naming.js';
 import { renderConfig } from '../init/write-config.js';
 import { parseFileName, withLocaleFolders } from '../sync/file-naming.js';
 import { assertDistinctPaths } from '../sync/path-collisions.js';
@@ -22,9 +26,9 @@ import { push } from '../sync/push.js';
 /** `cms init`. */
 export async function init(
   ctx: Context,
-  opts: { fromFiles?: boolean; import: boolean; force?: boolean },
+  opts: { fromFiles?: boolean; import: boolean; force?: boolean } & LocaleFlags,
 ): Promise<CommandResult> {
-  const o = opts as { fromFiles?: boolean; import: boolean; force?: boolean };
+  const o = opts as { fromFiles?: boolean; import: boolean; force?: boolean } & LocaleFlags;
   const target = join(ctx.cwd, 'cms.config.ts');
   const existing = ['cms.config.ts', 'cms.config.mts', 'cms.config.mjs', 'cms.config.js'].find((f) =>
     existsSync(join(ctx.cwd, f)),
@@ -48,6 +52,7 @@ export async function init(
       ? [server.locales.default, ...server.locales.supported.filter((l) => l !== server.locales?.default)]
       : [];
     await writeFile(target, renderConfig({ types: server.types, locales, project, environment }));
+    await ensureGitignore(ctx.cwd);
     ctx.out.log(
       `Wrote cms.config.ts from the server schema (${server.types.length} type(s)${
         locales.length ? `, locales ${locales.join(', ')}` : ''
@@ -56,21 +61,30 @@ export async function init(
     return { data: { source: 'server', config: target, types: server.types.map((t) => t.name), locales } };
   }
   const files: ScannedFile[] = await findMarkdown(ctx.cwd);
-  const inferred = inferSchema(files);
+  const detection = detectLocales(files.map((f) => f.file));
+  let choice = await chooseLocales(ctx, detection, o);
+  let inferred = inferSchema(files, choice.accepted);
+  const settled = await settleUnlocalized(ctx, choice, inferred.unlocalized);
+  if (settled.accepted !== choice.accepted) inferred = inferSchema(files, settled.accepted);
+  choice = settled;
   if (inferred.types.length === 0) {
     throw new CliError('NOTHING_TO_INFER', 'No markdown files in sub-folders here, and the server has no schema.', {
       exitCode: EXIT.usage,
       hint: 'Run cms init in the folder that holds your content folders (for example content/posts/*.md).',
     });
   }
+  const naming = localeNaming(inferred, choice);
   // The mapping push will use: every file one distinct document, or nothing is written.
-  const fileTypes = withLocaleFolders(inferred.types, inferred.localeFolders, inferred.locales);
+  const fileTypes = withLocaleFolders(naming.types, inferred.localeFolders, naming.locales, {
+    declared: naming.locales.length > 0,
+    markDefaultLocale: naming.markDefaultLocale,
+  });
   const mapped = files.flatMap((f) => {
-    const key = parseFileName(f.file, fileTypes, inferred.locales[0]);
+    const key = parseFileName(f.file, fileTypes, naming.locales[0]);
     return key ? [{ file: f.file, key }] : [];
   });
   assertDistinctPaths(mapped);
-  for (const type of inferred.types) {
+  for (const type of naming.types) {
     const count = mapped.filter((m) => m.key.type === type.name).length;
     ctx.out.line(
       `${type.name.padEnd(16)} ${type.directory || '.'}/ (${count} file(s)${type.localized ? ', localized' : ''}): ${
@@ -80,10 +94,13 @@ export async function init(
       }`,
     );
   }
-  if (inferred.localeFolders.length)
-    ctx.out.line(`locale folders: ${inferred.localeFolders.map((b) => `${b || '.'}/<locale>/`).join(', ')}`);
-  if (inferred.locales.length) ctx.out.line(`locales: ${inferred.locales.join(', ')} (default ${inferred.locales[0]})`);
+  printLocaleReport(ctx, detection, choice);
+  if (naming.locales.length)
+    ctx.out.line(
+      `locales: ${naming.locales.join(', ')} (default ${naming.locales[0]}: ${naming.defaultReason}; --default-locale sets it)`,
+    );
   if (inferred.ignored.length) ctx.out.log(`Not imported (top-level files): ${inferred.ignored.join(', ')}`);
+  ctx.out.log('Check what was inferred above before pushing: the locales decide under which names files come back.');
   if (
     !(await confirm(
       ctx.prompt,
@@ -95,13 +112,16 @@ export async function init(
   await writeFile(
     target,
     renderConfig({
-      types: inferred.types,
-      locales: inferred.locales,
+      types: naming.types,
+      locales: naming.locales,
       localeFolders: inferred.localeFolders,
+      ...(naming.markDefaultLocale === false ? { markDefaultLocale: false } : {}),
       project,
       environment,
     }),
   );
+  if (await ensureGitignore(ctx.cwd))
+    ctx.out.log('Added .cms/ caches to .gitignore (the manifests in .cms/ are committed).');
   // A fresh context loads the config just written, exactly as later commands will.
   const next = await createContext({ ...ctx.flags, project, environment, yes: true });
   const config = next.requireConfig();
@@ -114,7 +134,15 @@ export async function init(
   ctx.out.log(`Schema synced: ${synced.typesCount} type(s).`);
   if (!o.import)
     return {
-      data: { source: 'files', config: target, types: inferred.types.map((t) => t.name), imported: false },
+      data: {
+        source: 'files',
+        config: target,
+        types: inferred.types.map((t) => t.name),
+        locales: naming.locales,
+        localeFolders: inferred.localeFolders,
+        localeEvidence: localeData(choice),
+        imported: false,
+      },
     };
   const report = await push(next, {});
   ctx.out.log(
@@ -127,8 +155,9 @@ export async function init(
       source: 'files',
       config: target,
       types: inferred.types.map((t) => t.name),
-      locales: inferred.locales,
+      locales: naming.locales,
       localeFolders: inferred.localeFolders,
+      localeEvidence: localeData(choice),
       import: report,
     },
     exitCode: report.summary.failed > 0 ? EXIT.failure : EXIT.ok,

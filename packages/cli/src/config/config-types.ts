@@ -17,6 +17,12 @@ export interface PlainConfig {
    * `docs/de/...`; '' for locale folders at the top of the content root).
    */
   localeFolders?: string[];
+  /**
+   * Not part of the schema: false when the default locale's files carry no locale in their name: no
+   * suffix (`about.md` beside `about.fr.md`, as Hugo names them) and no locale folder (`docs/intro.md`
+   * beside `docs/fr/intro.md`). Default true (`about.en.md`, `docs/en/intro.md`).
+   */
+  markDefaultLocale?: boolean;
   types: unknown[] | Record<string, unknown>;
   environments?: Record<string, { extends?: string; types?: unknown[] | Record<string, unknown> }>;
 }

@@ -159,6 +159,14 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
   };
   const dir = dirname(file);
   const localeFolders = readLocaleFolders(file, raw.localeFolders);
+  if (raw.markDefaultLocale !== undefined && typeof raw.markDefaultLocale !== 'boolean') {
+    throw configError(file, undefined, 'markDefaultLocale', 'must be true or false');
+  }
+  const naming = {
+    // defineConfig fills in locales it was not given, and says whether it was; a plain object lists them or not.
+    declared: (raw as { localesDeclared?: boolean }).localesDeclared ?? raw.locales !== undefined,
+    ...(raw.markDefaultLocale === false ? { markDefaultLocale: false } : {}),
+  };
   return {
     file,
     dir,
@@ -174,7 +182,7 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
         ...type,
         directory: core.contentDirectories[type.name] ?? type.directory,
       }));
-      return withLocaleFolders(types, localeFolders, [core.locales.default, ...core.locales.supported]);
+      return withLocaleFolders(types, localeFolders, [core.locales.default, ...core.locales.supported], naming);
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * `cms init` inference: which folders are types, what their fields are, and which locales the tree
- * has. Locale folders and suffixes become locales (and translation groups), never types. Sibling
+ * has. The accepted locale readings (locale-layout.ts) become locales (and translation groups), never types. Sibling
  * folders whose files have the same frontmatter shape are one type at their parent (each file then
  * keeps its folder in its path), and so is a folder with a single file; folders whose files would
  * take one document path are merged the same way, so every file becomes a distinct document.
@@ -8,7 +8,14 @@
 import type { SchemaType } from '@cms/core';
 import pluralize from 'pluralize';
 import { inferFields } from './infer-fields.js';
-import { dirOf, findLocaleFolders, type LogicalFile, logicalFile } from './locale-layout.js';
+import {
+  type AcceptedLocales,
+  acceptFindings,
+  detectLocales,
+  dirOf,
+  type LogicalFile,
+  logicalFile,
+} from './locale-layout.js';
 
 export { inferFields } from './infer-fields.js';
 
@@ -26,6 +33,8 @@ export interface Inferred {
   localeFolders: string[];
   /** Files that will not be imported (top-level files such as README.md). */
   ignored: string[];
+  /** Files of localized types that carry no locale (outside the locale folders, or without a suffix). */
+  unlocalized: string[];
 }
 
 /** `posts` → `post`, `categories` → `category`, `docs/guides` → `guide`; the content root → `page`. */
@@ -119,9 +128,18 @@ function mergeStep(roots: string[], files: readonly Logical[]): string[] | undef
   return undefined;
 }
 
-export function inferSchema(scanned: readonly ScannedFile[]): Inferred {
-  const bases = findLocaleFolders(scanned.map((f) => f.file));
-  const files: Logical[] = scanned.map((f) => ({ ...logicalFile(f.file, bases), frontmatter: f.frontmatter }));
+/** The certain locale readings of a tree: what `--yes` and tests take without a question. */
+export function certainLocales(files: readonly string[]): AcceptedLocales {
+  return acceptFindings(detectLocales(files).findings.filter((f) => f.certain));
+}
+
+/** Types, fields and locales of the files, with these locale readings taken (by default the certain ones). */
+export function inferSchema(
+  scanned: readonly ScannedFile[],
+  accepted: AcceptedLocales = certainLocales(scanned.map((f) => f.file)),
+): Inferred {
+  const files: Logical[] = scanned.map((f) => ({ ...logicalFile(f.file, accepted), frontmatter: f.frontmatter }));
+  const bases = accepted.folders.map((f) => f.base);
   const inFolders = files.filter((f) => dirOf(f.logical) !== '');
   // The outermost folders holding markdown are the first guess; merging then only moves up.
   const dirs = [...new Set(inFolders.map((f) => dirOf(f.logical)))].sort((a, b) => a.length - b.length);
@@ -148,5 +166,8 @@ export function inferSchema(scanned: readonly ScannedFile[]): Inferred {
     .sort((a, b) => b[1] - a[1] || (a[0] === 'en' ? -1 : b[0] === 'en' ? 1 : a[0] < b[0] ? -1 : 1))
     .map(([l]) => l);
   const used = new Set(files.filter((f) => f.base !== undefined && !ignored.includes(f.file)).map((f) => f.base));
-  return { types, locales, localeFolders: bases.filter((b) => used.has(b)), ignored };
+  const unlocalized = [...assigned.values()]
+    .filter((own) => own.some((f) => f.locale !== undefined))
+    .flatMap((own) => own.filter((f) => f.locale === undefined).map((f) => f.file));
+  return { types, locales, localeFolders: bases.filter((b) => used.has(b)), ignored, unlocalized };
 }

@@ -70,6 +70,7 @@ export function renderConfig(options: {
   types: SchemaType[];
   locales: string[];
   localeFolders?: string[];
+  markDefaultLocale?: boolean;
   project?: string | undefined;
   environment?: string | undefined;
 }): string {
@@ -95,5 +96,6 @@ export function renderConfig(options: {
     );
   }
   if (options.localeFolders?.length) settings.push(`  localeFolders: [${options.localeFolders.map(q).join(', ')}],`);
+  if (options.markDefaultLocale === false) settings.push('  markDefaultLocale: false,');
   return `import { defineConfig, defineType, field } from '@cms/cli';\n\n${blocks.join('\n\n')}\n\nexport default defineConfig({\n${settings.join('\n')}\n});\n`;
 }

@@ -14,6 +14,16 @@ const LOCALE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 export interface FileType extends SchemaType {
   /** The folder holding one folder per locale (`docs` for `docs/en/...`, '' for the content root). */
   localeFolder?: { base: string; locales: readonly string[] } | undefined;
+  /**
+   * A localized type's suffix locales, when the config lists its locales: `name.<suffix>.md` is a
+   * locale only for these (`jquery.min.md` is the path `jquery.min`, not Minangkabau).
+   */
+  suffixLocales?: readonly string[] | undefined;
+  /**
+   * The locale whose files carry no locale in their name (config `markDefaultLocale: false`): no suffix
+   * (`about.md`, not `about.en.md`) and no locale folder (`docs/intro.md` beside `docs/fr/intro.md`).
+   */
+  unmarkedLocale?: string | undefined;
 }
 
 export interface DocumentKey {
@@ -32,15 +42,29 @@ export function fileNameOf(type: FileType, doc: { path: string; locale: string; 
   const path = doc.path.replace(/^\/+/, '');
   const extension = doc.format === 'mdx' ? 'mdx' : 'md';
   const folder = type.localeFolder;
-  if (folder && type.localized && doc.locale !== DEFAULT_LOCALE) {
+  const unmarked = doc.locale === DEFAULT_LOCALE || doc.locale.toLowerCase() === type.unmarkedLocale?.toLowerCase();
+  if (folder && type.localized && !unmarked) {
     const base = trim(folder.base);
     const rest = base === '' ? directory : directory.slice(base.length + 1);
     // The folder as the tree spells it (`pt-br`), whatever case the server answers (`pt-BR`).
     const folderName = folder.locales.find((l) => l.toLowerCase() === doc.locale.toLowerCase()) ?? doc.locale;
     return join(base, folderName, rest, `${path}.${extension}`).normalize('NFC');
   }
-  const locale = type.localized && doc.locale !== DEFAULT_LOCALE ? `.${doc.locale}` : '';
+  const locale = type.localized && !unmarked ? `.${suffixOf(type, doc.locale)}` : '';
   return join(directory, `${path}${locale}.${extension}`).normalize('NFC');
+}
+
+/** A locale as the config spells it (`pt-br`), whatever case the server answers (`pt-BR`). */
+function suffixOf(type: FileType, locale: string): string {
+  return type.suffixLocales?.find((l) => l.toLowerCase() === locale.toLowerCase()) ?? locale;
+}
+
+/** How the config names locales in files: the listed locales, and whether the default's files carry a suffix. */
+export interface LocaleNaming {
+  /** The config lists its locales: only these are suffixes. */
+  declared?: boolean;
+  /** False: the default locale's files carry no locale suffix or folder. */
+  markDefaultLocale?: boolean;
 }
 
 /** The types with their locale folders: a localized type under a base of `bases` (the deepest) has them. */
@@ -48,7 +72,19 @@ export function withLocaleFolders(
   types: readonly SchemaType[],
   bases: readonly string[],
   locales: readonly string[],
+  naming: LocaleNaming = {},
 ): FileType[] {
+  const suffixes = (type: SchemaType): Partial<FileType> =>
+    type.localized
+      ? {
+          ...(naming.declared ? { suffixLocales: locales } : {}),
+          ...(naming.markDefaultLocale === false && locales[0] ? { unmarkedLocale: locales[0] } : {}),
+        }
+      : {};
+  return withFolders(types, bases, locales).map((type) => ({ ...type, ...suffixes(type) }));
+}
+
+function withFolders(types: readonly SchemaType[], bases: readonly string[], locales: readonly string[]): FileType[] {
   return types.map((type) => {
     const dir = trim(type.directory);
     const base = type.localized
@@ -102,7 +138,8 @@ export function parseFileName(
     if (type.localized && !folder) {
       const dot = stem.lastIndexOf('.');
       const suffix = dot > 0 ? stem.slice(dot + 1) : '';
-      if (suffix && LOCALE.test(suffix)) {
+      const listed = !type.suffixLocales || type.suffixLocales.some((l) => l.toLowerCase() === suffix.toLowerCase());
+      if (suffix && LOCALE.test(suffix) && listed) {
         locale = suffix;
         stem = stem.slice(0, dot);
       } else if (defaultLocale) {

@@ -39,9 +39,12 @@ describe('cms init', () => {
     expect(config).toContain('tags: field.array(field.string()),');
     expect(config).toContain('localized: true,');
 
-    // The files are untouched, the schema matches the config, and everything is in sync.
+    // The files are untouched (a .gitignore keeps the .cms/ caches out of git), the schema matches the
+    // config, and everything is in sync.
     const after = await ws.snapshot();
     delete after['cms.config.ts'];
+    expect(after['.gitignore']).toContain('.cms/*\n!.cms/*.*.json\n');
+    delete after['.gitignore'];
     expect(after).toEqual(before);
     expect((await ws.run(['schema', 'diff', '--json'])).code).toBe(0);
     const status = await ws.run(['status', '--json']);
@@ -71,6 +74,7 @@ describe('cms init', () => {
     const pull = await ws.run(['pull', '--json']);
     expect(pull.code, pull.stderr).toBe(0);
     expect(Object.keys(await ws.snapshot()).sort()).toEqual([
+      '.gitignore',
       'cms.config.ts',
       'content/pages/about.md',
       'content/pages/contact.md',

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { majorityKeyOrder } from '../../src/init/infer-fields.js';
 import { inferSchema, type ScannedFile } from '../../src/init/infer-schema.js';
-import { findLocaleFolders, isLocaleCode } from '../../src/init/locale-layout.js';
+import { isLocaleCode } from '../../src/init/locale-codes.js';
+import { findLocaleFolders } from '../../src/init/locale-layout.js';
 import { fileNameOf, parseFileName, withLocaleFolders } from '../../src/sync/file-naming.js';
 import { pathCollisions } from '../../src/sync/path-collisions.js';
 

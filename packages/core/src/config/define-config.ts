@@ -52,6 +52,12 @@ export interface CmsConfigInput<Types extends readonly ContentType[]> {
    * `docs/de/...`; `['']` for locale folders at the top). Local only: the schema is not affected.
    */
   localeFolders?: readonly string[];
+  /**
+   * Not part of the schema: false when the default locale's files carry no locale in their name: no
+   * suffix (`about.md` beside `about.fr.md`, as Hugo names them) and no locale folder (`docs/intro.md`
+   * beside `docs/fr/intro.md`). Default true (`about.en.md`, `docs/en/intro.md`).
+   */
+  markDefaultLocale?: boolean;
   /** Per environment: what it extends and its overlay. Environments not named use `types`. */
   environments?: Record<string, EnvironmentConfig>;
 }
@@ -64,6 +70,9 @@ export interface CmsConfig<Types extends readonly ContentType[] = readonly Conte
   readonly locales: LocalesConfig;
   readonly contentDirectories: Readonly<Record<string, string>>;
   readonly localeFolders?: readonly string[];
+  readonly markDefaultLocale?: boolean;
+  /** Whether the input listed `locales` (then only those are locale suffixes of file names). */
+  readonly localesDeclared?: boolean;
   readonly environments: Readonly<Record<string, EnvironmentConfig>>;
 }
 
@@ -88,6 +97,8 @@ export function defineConfig<const Types extends readonly ContentType[]>(
     locales,
     contentDirectories,
     ...(input.localeFolders ? { localeFolders: input.localeFolders } : {}),
+    ...(input.markDefaultLocale !== undefined ? { markDefaultLocale: input.markDefaultLocale } : {}),
+    localesDeclared: input.locales !== undefined,
     environments: input.environments ?? {},
   };
 }
