@@ -66,6 +66,14 @@ export function buildProgram(
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--non-interactive', 'never prompt; a needed answer fails naming its flag')
     .option('--concurrency <n>', 'parallel requests (default 8, or CMS_CONCURRENCY)')
+    .option(
+      '--timeout <seconds>',
+      'how long to wait for each answer (default 60, or CMS_TIMEOUT); a publish or migration whose answer is late is followed',
+    )
+    .option(
+      '--wait <seconds>',
+      'how long to follow a publish or migration whose answer was late, until the server shows its result (default 3600, or CMS_WAIT)',
+    )
     .enablePositionalOptions(false);
   mountCommands(program, COMMAND_GROUPS, COMMANDS);
   mountCommands(program, modules.groups, modules.commands);

@@ -6,6 +6,7 @@
  * same SDK transport (`http.send`).
  */
 import type {
+  AppliedMigration,
   ContentBatchBody,
   DigestEntry,
   Document,
@@ -88,8 +89,20 @@ async function sdk<T>(settings: ClientSettings, call: () => Promise<T>): Promise
       const contentType = error.details.contentType;
       throw notTheApi(settings.serverUrl, typeof contentType === 'string' ? contentType : 'empty or non-JSON body');
     }
-    if (error instanceof CmsNetworkError || error instanceof CmsTimeoutError) {
-      const cause = error instanceof CmsTimeoutError ? 'timeout' : networkCause(error);
+    if (error instanceof CmsTimeoutError) {
+      // The request went out: a write may have been carried out, or may still be (docs/cli.md "Long operations").
+      throw new CliError(
+        'SERVER_UNREACHABLE',
+        `No answer from the server at ${settings.serverUrl} within ${error.timeoutMs / 1000} s (${error.method} ${new URL(error.url).pathname}).`,
+        {
+          exitCode: EXIT.failure,
+          hint: 'The server may still finish that request: check what it did (`cms status`, `cms release list`) before sending it again; raise --timeout (CMS_TIMEOUT) for slow answers.',
+          details: { serverUrl: settings.serverUrl, cause: 'timeout', timeoutMs: error.timeoutMs },
+        },
+      );
+    }
+    if (error instanceof CmsNetworkError) {
+      const cause = networkCause(error);
       throw new CliError('SERVER_UNREACHABLE', `Cannot reach the server at ${settings.serverUrl} (${cause}).`, {
         exitCode: EXIT.failure,
         hint: 'Check that the server is running and that --server-url (or CMS_SERVER_URL) points at it.',
@@ -262,6 +275,18 @@ export function createApi(settings: ClientSettings, concurrency = 8) {
     migrations: {
       // The CLI reads the migration file as JSON; the server validates it against MigrationBody.
       run: (body: Record<string, unknown>) => run(() => client.migrations.run(body as MigrationBody)),
+      /** The migration of this name applied here, or undefined while it is not (`NOT_FOUND`). */
+      find: async (name: string): Promise<AppliedMigration | undefined> => {
+        try {
+          const answer = (await http.send('GET', `/api/v1/content/migrations/${encodeURIComponent(name)}`)) as {
+            data?: AppliedMigration;
+          } | null;
+          return answer?.data ?? undefined;
+        } catch (error) {
+          if (error instanceof CmsError && error.code === 'NOT_FOUND') return undefined;
+          throw error;
+        }
+      },
     },
     actions: {
       list: () => run(async () => cast<Array<Record<string, unknown>>>(await client.actions.list())),

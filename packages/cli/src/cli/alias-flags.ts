@@ -27,32 +27,47 @@ function typesOf(schema: JsonSchema): string[] {
   return (schema.anyOf ?? []).flatMap(typesOf);
 }
 
-/** The option's term and help line for one property. */
-function optionOf(name: string, schema: JsonSchema): { term: string; help: string } {
+/**
+ * The option's term and help line for one property: what it does (the alias's `options`, else the
+ * schema's description, else its name), then what it takes, as the schema says.
+ */
+function optionOf(name: string, schema: JsonSchema, described: string | undefined): { term: string; help: string } {
   const types = typesOf(schema).filter((t) => t !== 'null');
   const nullable = typesOf(schema).includes('null');
   const flag = `--${kebab(name)}`;
-  const orNull = nullable ? ', or null' : '';
+  const what = described ?? (typeof schema.description === 'string' ? schema.description : name);
+  const orNull = nullable && !/\bnull\b/.test(what) ? ', or null' : '';
   const def = schema.default !== undefined ? ` (default ${JSON.stringify(schema.default)})` : '';
   const main = types[0] ?? 'string';
-  if (main === 'boolean') return { term: flag, help: `${name}${def}` };
+  if (main === 'boolean') return { term: flag, help: `${what}${def}` };
   if (main === 'array' && typesOf(schema.items ?? {}).every((t) => t === 'string' || t === 'integer'))
-    return { term: `${flag} <values...>`, help: `${name}: one or more values${def}` };
-  if (main === 'object' || main === 'array') return { term: `${flag} <json>`, help: `${name}: JSON${orNull}${def}` };
-  if (main === 'integer' || main === 'number') return { term: `${flag} <n>`, help: `${name}: a number${orNull}${def}` };
+    return { term: `${flag} <values...>`, help: `${what}: one or more values${def}` };
+  if (main === 'object' || main === 'array') return { term: `${flag} <json>`, help: `${what} (JSON${orNull})${def}` };
+  if (main === 'integer' || main === 'number')
+    return { term: `${flag} <n>`, help: `${what} (a number${orNull})${def}` };
   const choices = Array.isArray(schema.enum) ? `: ${(schema.enum as unknown[]).join(', ')}` : '';
-  return { term: `${flag} <value>`, help: `${name}${choices}${orNull}${def}` };
+  return { term: `${flag} <value>`, help: `${what}${choices}${orNull ? ` (${orNull.slice(2)})` : ''}${def}` };
 }
 
-/** Adds the alias's arguments and options to its command. */
-export function defineAliasFlags(command: Command, parts: RequestParts, inputMode: string): void {
-  for (const name of Object.keys(parts.params?.properties ?? {})) command.argument(`<${name}>`);
-  if (inputMode === 'file') command.argument('<file>', 'JSON file with the request body');
+/** Adds the alias's arguments and options to its command, each with what it does (`options`). */
+export function defineAliasFlags(
+  command: Command,
+  parts: RequestParts,
+  inputMode: string,
+  options: Readonly<Record<string, string>> = {},
+): void {
+  for (const name of Object.keys(parts.params?.properties ?? {})) command.argument(`<${name}>`, options[name] ?? name);
+  if (inputMode === 'file') {
+    command.argument('<file>', options.file ?? 'JSON file with the request body');
+    // A body with `dryRun` (a content migration): `--dry-run` asks for the plan only.
+    if (parts.body?.properties?.dryRun)
+      command.option('--dry-run', options.dryRun ?? 'show what would change; change nothing');
+  }
   if (inputMode !== 'flags') return;
   for (const part of [parts.query, parts.body]) {
     const required = new Set(part?.required ?? []);
     for (const [name, schema] of Object.entries(part?.properties ?? {})) {
-      const { term, help } = optionOf(name, schema);
+      const { term, help } = optionOf(name, schema, options[name]);
       // A required property that may be null is sent as null when its flag is left out.
       if (required.has(name) && !typesOf(schema).includes('null')) command.requiredOption(term, help);
       else command.option(term, help);

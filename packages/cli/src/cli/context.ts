@@ -22,6 +22,8 @@ export interface Context {
   config: LoadedConfig | undefined;
   settings: Settings;
   concurrency: number;
+  /** `--timeout` per answer and `--wait` for a long operation whose answer was late (api/follow.ts). */
+  timing: { timeoutMs: number; waitMs: number };
   requireConfig(): LoadedConfig;
   /** Server URL, project and environment, or a usage error naming the flag and variable. */
   target(): { serverUrl: string; project: string; environment: string };
@@ -39,6 +41,10 @@ export async function createContext(flags: GlobalFlags, env: NodeJS.ProcessEnv =
   const config = configFile ? await loadConfigFile(configFile) : undefined;
   const settings = resolveSettings(flags, env, config ?? {});
   const concurrency = concurrencyOf(flags, env);
+  const timing = {
+    timeoutMs: secondsOf(flags.timeout, env.CMS_TIMEOUT, '--timeout', 'CMS_TIMEOUT', DEFAULT_TIMEOUT_S),
+    waitMs: secondsOf(flags.wait, env.CMS_WAIT, '--wait', 'CMS_WAIT', DEFAULT_WAIT_S),
+  };
   const need = (key: 'serverUrl' | 'project' | 'environment'): string => {
     const value = settings[key];
     if (!value) {
@@ -58,6 +64,7 @@ export async function createContext(flags: GlobalFlags, env: NodeJS.ProcessEnv =
     config,
     settings,
     concurrency,
+    timing,
     prompt: { yes: Boolean(flags.yes), interactive: isInteractive(flags.nonInteractive, env) },
     requireConfig() {
       if (config) return config;
@@ -101,6 +108,7 @@ export async function createContext(flags: GlobalFlags, env: NodeJS.ProcessEnv =
           apiKey,
           project: settings.project,
           environment: settings.environment,
+          timeoutMs: timing.timeoutMs,
           onRetry: ({ attempt, waitMs, status }) =>
             out.log(out.paint('dim', `retry ${attempt} in ${Math.round(waitMs)} ms (server answered ${status})`)),
         },
@@ -127,6 +135,29 @@ function concurrencyOf(flags: GlobalFlags, env: NodeJS.ProcessEnv): number {
     );
   }
   return value;
+}
+
+const DEFAULT_TIMEOUT_S = 60;
+const DEFAULT_WAIT_S = 3600;
+
+/** `--timeout`/`CMS_TIMEOUT` and `--wait`/`CMS_WAIT`: seconds, more than 0 (a usage error otherwise), as ms. */
+function secondsOf(
+  flag: string | undefined,
+  fromEnv: string | undefined,
+  name: string,
+  variable: string,
+  fallback: number,
+): number {
+  const [raw, from] = flag !== undefined ? [flag, name] : [fromEnv, variable];
+  if (raw === undefined || raw === '') return fallback * 1000;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw usageError(
+      `${from} must be a number of seconds above 0, not "${raw}".`,
+      `Pass for example ${from === name ? `${name} 300` : `${variable}=300`} (the default is ${fallback}).`,
+    );
+  }
+  return Math.round(value * 1000);
 }
 
 /** The server address must be http(s): `127.0.0.1:4000` alone would fail later as "cannot reach". */

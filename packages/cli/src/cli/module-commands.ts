@@ -50,7 +50,7 @@ export async function moduleRows(
         ]);
         const { request } = await routeOf(alias.action);
         define = (command) => {
-          defineAliasFlags(command, request, alias.inputMode);
+          defineAliasFlags(command, request, alias.inputMode, alias.options);
           return command;
         };
       }

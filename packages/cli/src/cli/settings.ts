@@ -13,6 +13,8 @@ export interface GlobalFlags {
   yes?: boolean;
   nonInteractive?: boolean;
   concurrency?: string;
+  timeout?: string;
+  wait?: string;
 }
 
 export interface Settings {

@@ -89,7 +89,7 @@ export async function publish(
     return { data: { results: unpushed }, exitCode: EXIT.failure };
   }
   const count = entries.length + remote.length;
-  const release = await releaseDocuments(api, {
+  const release = await releaseDocuments(ctx, api, {
     title: o.message ?? `cms publish: ${count} document(s)`,
     documentIds: [...entries.map((entry) => entry.id), ...remote.map((d) => d.documentId)],
     ...(at ? { at } : {}),

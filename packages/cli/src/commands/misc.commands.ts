@@ -2,12 +2,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { isCmsError } from '@cms/sdk';
+import { followOperation } from '../api/follow.js';
 import type { Context } from '../cli/context.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { confirm } from '../cli/prompt.js';
 import { readJsonFile } from '../cli/read-json-file.js';
 import type { CommandResult } from '../cli/run-command.js';
 import { closestNames } from '../cli/suggest.js';
+import { migrationFollower } from './long-operations.js';
 
 /** `cms media upload <files...>`. */
 export async function mediaUpload(ctx: Context, files: string[]): Promise<CommandResult> {
@@ -51,7 +53,10 @@ export async function migrate(ctx: Context, file: string, opts: { dryRun?: boole
   if (!(await confirm(ctx.prompt, `Apply migration ${preview.name} to ${preview.changed} document(s)?`))) {
     return { data: { preview, applied: false, cancelled: true }, exitCode: EXIT.cancelled };
   }
-  const result = await api.migrations.run({ ...body, dryRun: false });
+  const result = await followOperation(ctx, {
+    ...migrationFollower(api, preview.name),
+    start: () => api.migrations.run({ ...body, dryRun: false }),
+  });
   ctx.out.log(`Applied: ${result.changed} document(s) changed.`);
   return { data: { preview, applied: true, result } };
 }

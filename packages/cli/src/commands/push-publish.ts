@@ -23,7 +23,7 @@ export async function publishPushed(ctx: Context, report: PushReport): Promise<R
     return null;
   }
   const api = await ctx.api();
-  const release = await releaseDocuments(api, { title: `cms push: ${ids.length} document(s)`, documentIds: ids });
+  const release = await releaseDocuments(ctx, api, { title: `cms push: ${ids.length} document(s)`, documentIds: ids });
   printRelease(ctx, release);
   if (release.status !== 'published') {
     out.log('Nothing was published: fix the documents above, then `cms publish` them.');

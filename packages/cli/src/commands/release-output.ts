@@ -4,8 +4,10 @@
  */
 import type { Release, ReleaseAction } from '@cms/core';
 import type { CmsApi } from '../api/cms-api.js';
+import { followOperation } from '../api/follow.js';
 import type { Context } from '../cli/context.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
+import { itemsFollower, publishFollower } from './long-operations.js';
 
 /** Prints a release's state and, with items, each item and its flags. */
 export function printRelease(ctx: Context, release: Release): void {
@@ -51,6 +53,7 @@ export function localTimeZone(): string {
  * requests (create, add, publish or schedule) for up to 10,000 documents.
  */
 export async function releaseDocuments(
+  ctx: Context,
   api: CmsApi,
   input: {
     title: string;
@@ -66,11 +69,17 @@ export async function releaseDocuments(
     ...(input.description ? { description: input.description } : {}),
   });
   const action = input.action ?? 'publish';
-  await api.releases.addItems(
-    created.id,
-    input.documentIds.map((documentId) => ({ documentId, action })),
-  );
-  if (input.at === undefined) return api.releases.publish(created.id);
+  // Each step of a large release may answer late: each is followed to its end (api/follow.ts).
+  await followOperation(ctx, {
+    ...itemsFollower(api, created.id, new Set(input.documentIds).size),
+    start: () =>
+      api.releases.addItems(
+        created.id,
+        input.documentIds.map((documentId) => ({ documentId, action })),
+      ),
+  });
+  if (input.at === undefined)
+    return followOperation(ctx, { ...publishFollower(api, created.id), start: () => api.releases.publish(created.id) });
   return api.releases.schedule(created.id, {
     scheduledAt: input.at,
     timeZone: input.timeZone ?? localTimeZone(),

@@ -1,9 +1,11 @@
 /** `cms release create|add|list|show|schedule|publish|revert|run-due` (docs/cli.md "Releases"). */
+import { followOperation } from '../api/follow.js';
 import type { Context } from '../cli/context.js';
 import { EXIT } from '../cli/exit-codes.js';
 import type { CommandResult } from '../cli/run-command.js';
 import { manifestPath, readManifest } from '../sync/manifest.js';
 import { selectDocuments } from '../sync/select-documents.js';
+import { publishFollower, revertFollower } from './long-operations.js';
 import { localTimeZone, parseInstant, printRelease, releaseExit } from './release-output.js';
 
 /** Document ids of tracked files or folders, server paths or ids (as `cms publish` names them). */
@@ -90,7 +92,11 @@ export async function releaseSchedule(
 
 /** `cms release publish <id>`. */
 export async function releasePublish(ctx: Context, id: string): Promise<CommandResult> {
-  const published = await (await ctx.api()).releases.publish(id as string);
+  const api = await ctx.api();
+  const published = await followOperation(ctx, {
+    ...publishFollower(api, id as string),
+    start: () => api.releases.publish(id as string),
+  });
   printRelease(ctx, published);
   if (published.status === 'failed') ctx.out.log('Nothing was published: fix the items above and publish again.');
   return { data: published, exitCode: releaseExit(published) };
@@ -98,7 +104,11 @@ export async function releasePublish(ctx: Context, id: string): Promise<CommandR
 
 /** `cms release revert <id>`. */
 export async function releaseRevert(ctx: Context, id: string): Promise<CommandResult> {
-  const inverse = await (await ctx.api()).releases.revert(id as string);
+  const api = await ctx.api();
+  const inverse = await followOperation(ctx, {
+    ...revertFollower(api, id as string),
+    start: () => api.releases.revert(id as string),
+  });
   printRelease(ctx, inverse);
   return { data: inverse };
 }

@@ -22,6 +22,33 @@ describe('core.system: cms settings', () => {
     expect(set.code).toBe(0);
     expect(set.stdout).toContain('--media-image-max-bytes <n>');
     expect(set.stdout).toContain('--preview-url <value>');
+    // Each option says what it does, not only its name.
+    expect(set.stdout).toMatch(/--media-image-max-bytes <n>\s+largest image upload in bytes/);
+    expect(set.stdout).toMatch(/--preview-url <value>\s+the live preview address, with \{path\}/);
+    const list = await ws.run(['content', 'list', '--help']);
+    expect(list.stdout).toMatch(/--type <value>\s+the content type/);
+    expect(list.stdout).toMatch(/--draft\s+read drafts/);
+    expect(list.stdout).toMatch(/--limit <n>\s+how many to show on this page/);
+    const migrate = await ws.run(['content', 'migrate', '--help']);
+    expect(migrate.stdout).toMatch(/--dry-run\s+show how many documents would change/);
+    const media = await ws.run(['media', 'list', '--help']);
+    expect(media.stdout).toMatch(/--uploaded-from <value>\s+only files uploaded on or after this day/);
+    for (const help of [set, list, migrate, media])
+      expect(help.stdout).not.toMatch(/^\s+--[a-z-]+(?: <\w+>)?\s+[a-zA-Z]+$/m);
+  });
+
+  it('set changes only the settings named: --preview-url keeps the image limit', async () => {
+    const ws = await suite.workspace();
+    expect((await ws.run(['settings', 'set', '--media-image-max-bytes', '4000', '--json'])).code).toBe(0);
+    const preview = await ws.run(['settings', 'set', '--preview-url', 'https://example.com/{path}', '--json']);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.json.data).toMatchObject({ mediaImageMaxBytes: 4000, previewUrl: 'https://example.com/{path}' });
+    const stored = await suite.server().request('GET', '/api/v1/settings', { environment: null });
+    expect(stored.body.data).toMatchObject({ mediaImageMaxBytes: 4000, previewUrl: 'https://example.com/{path}' });
+    expect((await ws.run(['settings', 'set', '--preview-url', 'null', '--json'])).json.data).toMatchObject({
+      mediaImageMaxBytes: 4000,
+      previewUrl: null,
+    });
   });
 
   it('sets the settings from flags, prints them for humans and as data with --json', async () => {

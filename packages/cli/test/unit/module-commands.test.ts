@@ -15,6 +15,7 @@ describe('module rows of the command table', () => {
       'content get',
       'content search',
       'content migrate',
+      'content migration',
       'media list',
     ]);
     expect(rows.groups.map((g) => g.name)).toEqual(['settings', 'content']);

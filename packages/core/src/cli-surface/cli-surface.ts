@@ -31,6 +31,11 @@ export interface CliAlias {
   format?: CliFormatter;
   preflight?: readonly CliPreflight[];
   examples?: readonly string[];
+  /**
+   * What each argument and flag does, by request property name (`previewUrl`), for `--help`: the
+   * flag's type, choices and default are added by the CLI from the request schema.
+   */
+  options?: Readonly<Record<string, string>>;
 }
 
 export interface ModuleCliSurface {

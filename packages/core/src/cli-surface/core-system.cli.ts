@@ -20,15 +20,26 @@ export const coreSystemCli: ModuleCliSurface = {
     },
     {
       command: 'settings set',
-      action: 'projects.settings.put',
-      summary: 'Replace the settings of the project (--media-image-max-bytes left out: no limit)',
+      action: 'projects.settings.patch',
+      summary: 'Change the named settings of the project; the others keep their values (null unsets one)',
       inputMode: 'flags',
       format: formatSettings,
       preflight: ['capability:settings.manage'],
       examples: [
-        "cms settings set --media-image-max-bytes 5000000 --preview-url 'https://example.com/{path}?token={token}'",
+        "cms settings set --preview-url 'https://example.com/{path}?token={token}'",
+        'cms settings set --media-image-max-bytes 5000000',
         'cms settings set --media-image-max-bytes null',
       ],
+      options: {
+        mediaImageMaxBytes:
+          'largest image upload in bytes (bigger ones are refused); null: no limit beyond the upload limit',
+        mediaImagePresets:
+          'named image transforms for ?preset=, as JSON ({"thumb":{"w":200,"h":200,"fit":"cover"}}); null: the defaults',
+        mediaImageMaxDimension: 'largest width or height an image transform may ask for; null: 4096',
+        mediaImageMaxInputPixels: 'originals with more pixels are not transformed; null: 50000000',
+        previewUrl: 'the live preview address, with {path}, {locale}, {type} and {token}; null: no live preview',
+        previewUrls: 'per content type, a preview address replacing --preview-url, as JSON ({"post":"https://..."})',
+      },
     },
   ],
 };

@@ -1,9 +1,12 @@
-/** `POST /api/v1/content/migrations` (decisions.md §4, docs/api.md "Content migrations"). */
+/**
+ * `POST /api/v1/content/migrations` and `GET /api/v1/content/migrations/{name}` (decisions.md §4, docs/api.md
+ * "Content migrations").
+ */
 import { type Static, Type } from 'typebox';
 import { FIELD_NAME_PATTERN, MAX_FIELD_DEPTH } from '../schema/field-definition.js';
 import { TYPE_NAME_PATTERN } from '../schema/schema-definition.js';
 import { defineRoute } from './define-route.js';
-import { AnyObject, StringEnum, Uuid, WithDefault } from './shapes.js';
+import { AnyObject, StringEnum, Timestamp, Uuid, WithDefault } from './shapes.js';
 
 /** Most operations one migration may hold. */
 export const MAX_MIGRATION_OPERATIONS = 50;
@@ -122,6 +125,36 @@ export const contentMigrateRoute = defineRoute({
   request: { body: MigrationBodySchema },
   response: { status: 200, envelope: 'single', schema: MigrationResultSchema },
   errors: ['CONFLICT', 'SCHEMA_NOT_FOUND'],
+});
+
+/** A migration applied in an environment, as recorded when its transaction committed. */
+export const AppliedMigrationSchema = Type.Object({
+  name: Type.String(),
+  type: Type.String(),
+  /** The operations as they were applied (defaults filled in). */
+  operations: Type.Array(AnyObject),
+  matched: Type.Integer(),
+  changed: Type.Integer(),
+  appliedAt: Timestamp,
+  appliedBy: Type.String(),
+});
+export type AppliedMigration = Static<typeof AppliedMigrationSchema>;
+
+/**
+ * Whether a named migration was applied here, and its counts: what a client whose `POST` got no answer
+ * in time asks until the migration's transaction commits (`NOT_FOUND` until then, and for a name never
+ * applied or rolled back).
+ */
+export const contentMigrationGetRoute = defineRoute({
+  id: 'content.migrations.get',
+  kind: 'query',
+  method: 'GET',
+  path: '/api/v1/content/migrations/{name}',
+  summary: 'Read a migration applied in this environment, by name (NOT_FOUND until it has committed)',
+  target: 'environment',
+  request: { params: Type.Object({ name: Type.String({ pattern: MIGRATION_NAME_PATTERN }) }) },
+  response: { status: 200, envelope: 'single', schema: AppliedMigrationSchema },
+  errors: ['NOT_FOUND'],
 });
 
 /** Operation names, for clients that build migrations. */

@@ -107,3 +107,19 @@ export const projectsSettingsPutRoute = defineRoute({
   request: { body: PutProjectSettingsBodySchema },
   response: { status: 200, envelope: 'single', schema: ProjectSettingsSchema },
 });
+
+/** Body of `PATCH /api/v1/settings`: only the settings named change (null unsets one); the others keep their values. */
+export const PatchProjectSettingsBodySchema = Type.Partial(PutProjectSettingsBodySchema, {
+  additionalProperties: false,
+});
+
+export const projectsSettingsPatchRoute = defineRoute({
+  id: 'projects.settings.patch',
+  kind: 'command',
+  method: 'PATCH',
+  path: '/api/v1/settings',
+  summary: 'Change the named project settings (null unsets one); the settings left out keep their values',
+  target: 'project',
+  request: { body: PatchProjectSettingsBodySchema },
+  response: { status: 200, envelope: 'single', schema: ProjectSettingsSchema },
+});

@@ -120,6 +120,40 @@ describe('project settings', () => {
     expect((await settingsOf(project)).body.data).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: 10 });
   });
 
+  it('PATCH changes only the settings it names; the others keep their values', async () => {
+    const project = await newProject();
+    const patch = (body: unknown, key?: string) =>
+      t.request('PATCH', '/api/v1/settings', { project, environment: null, body, ...(key ? { key } : {}) });
+    expect((await putSettings(project, { mediaImageMaxBytes: 5000, mediaImageMaxDimension: 800 })).status).toBe(200);
+    const preview = await patch({ previewUrl: 'https://example.com/{path}?token={token}' });
+    expect(preview.status, preview.text).toBe(200);
+    const expected = {
+      ...UNSET_IMAGE_SETTINGS,
+      mediaImageMaxBytes: 5000,
+      mediaImageMaxDimension: 800,
+      previewUrl: 'https://example.com/{path}?token={token}',
+    };
+    expect(preview.body.data).toEqual(expected);
+    expect((await settingsOf(project)).body.data).toEqual(expected);
+    // null unsets the one setting named.
+    const unset = await patch({ mediaImageMaxBytes: null });
+    expect(unset.body.data).toEqual({ ...expected, mediaImageMaxBytes: null });
+
+    const bad = await patch({ previewUrl: 'ftp://x/{path}', theme: 'dark' });
+    expectError(bad, 400, 'INVALID_INPUT');
+    expect(Object.keys(bad.body.error.details.fields)).toContain('body.theme');
+    const invalid = await patch({ previewUrl: 'ftp://x/{path}' });
+    expectError(invalid, 400, 'INVALID_INPUT');
+    expect(Object.keys(invalid.body.error.details.fields)).toEqual(['body.previewUrl']);
+    expect((await settingsOf(project)).body.data).toEqual({ ...expected, mediaImageMaxBytes: null });
+
+    const reader = await t.createKey({
+      scopes: SCOPES.filter((scope) => scope !== 'settings:manage'),
+      allowlist: [{ project, environment: '*' }],
+    });
+    expectError(await patch({ previewUrl: null }, reader), 403, 'FORBIDDEN');
+  });
+
   it('needs the X-CMS-Project header', async () => {
     expectError(
       await t.request('GET', '/api/v1/settings', { project: null, environment: null }),

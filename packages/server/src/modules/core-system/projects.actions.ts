@@ -1,4 +1,10 @@
-import { projectsCreateRoute, projectsListRoute, projectsSettingsGetRoute, projectsSettingsPutRoute } from '@cms/core';
+import {
+  projectsCreateRoute,
+  projectsListRoute,
+  projectsSettingsGetRoute,
+  projectsSettingsPatchRoute,
+  projectsSettingsPutRoute,
+} from '@cms/core';
 import { type AnyAction, defineAction } from '../../actions/define-action.js';
 import type { ProjectsService } from './projects.service.js';
 
@@ -24,6 +30,11 @@ export function projectActions(projects: ProjectsService): AnyAction[] {
       route: projectsSettingsPutRoute,
       permissions: ['settings:manage'],
       handler: async ({ body }, ctx) => projects.putSettings(ctx, body),
+    }),
+    defineAction({
+      route: projectsSettingsPatchRoute,
+      permissions: ['settings:manage'],
+      handler: async ({ body }, ctx) => projects.patchSettings(ctx, body),
     }),
   ];
 }

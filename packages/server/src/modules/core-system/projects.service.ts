@@ -63,7 +63,7 @@ function toSettingsView(settings: Record<string, unknown>): ProjectSettingsView 
  * Every live preview address template must be an http(s) URL once filled (decisions.md §8). The
  * route's schema has checked the shapes: each key of `previewUrls` a type name, each value a string.
  */
-function assertPreviewUrls(input: ProjectSettingsInput): void {
+function assertPreviewUrls(input: Partial<ProjectSettingsView>): void {
   const fields: Record<string, string> = {};
   if (input.previewUrl) {
     const problem = previewUrlTemplateProblem(input.previewUrl);
@@ -79,6 +79,25 @@ function assertPreviewUrls(input: ProjectSettingsInput): void {
 /** The project of `X-CMS-Project` (resolved and access-checked by the request's access steps). */
 /** Projects: listed as far as the caller may see them, created with their default environment. */
 export function createProjectsService(deps: { db: Db; bus: InvalidationBus }) {
+  /**
+   * Changes the settings named in `input` (null unsets one) and keeps the others, each key set on its
+   * own in one transaction, so two changes of different settings never undo each other.
+   */
+  async function patchSettings(ctx: ProjectContext, input: Partial<ProjectSettingsView>): Promise<ProjectSettingsView> {
+    const { projectSlug } = ctx.project;
+    assertPreviewUrls(input);
+    const settings = await deps.db.transaction(async (tx) => {
+      let latest = await findProjectBySlug(tx, projectSlug).then((row) => row?.settings ?? null);
+      for (const key of [MEDIA_IMAGE_LIMIT_SETTING, ...OPTIONAL_SETTINGS] as const) {
+        const value = input[key];
+        if (latest && value !== undefined) latest = await setProjectSetting(tx, projectSlug, key, value);
+      }
+      return latest;
+    });
+    if (!settings) throw new CmsError('PROJECT_NOT_FOUND', `No project "${projectSlug}".`);
+    return toSettingsView(settings);
+  }
+
   return {
     async list(ctx: RequestContext): Promise<ProjectView[]> {
       const rows = await listProjects(deps.db);
@@ -116,19 +135,10 @@ export function createProjectsService(deps: { db: Db; bus: InvalidationBus }) {
 
     /** Replaces the settings; they are read fresh where they apply (an upload), so a change counts at once. */
     async putSettings(ctx: ProjectContext, input: ProjectSettingsInput): Promise<ProjectSettingsView> {
-      const { projectSlug } = ctx.project;
-      assertPreviewUrls(input);
-      const settings = await deps.db.transaction(async (tx) => {
-        let latest = await setProjectSetting(tx, projectSlug, MEDIA_IMAGE_LIMIT_SETTING, input.mediaImageMaxBytes);
-        for (const key of OPTIONAL_SETTINGS) {
-          const value = input[key];
-          if (latest && value !== undefined) latest = await setProjectSetting(tx, projectSlug, key, value);
-        }
-        return latest;
-      });
-      if (!settings) throw new CmsError('PROJECT_NOT_FOUND', `No project "${projectSlug}".`);
-      return toSettingsView(settings);
+      return patchSettings(ctx, input);
     },
+
+    patchSettings,
   };
 }
 

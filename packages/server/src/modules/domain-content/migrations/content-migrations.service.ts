@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import {
   type ActionInput,
   type ActionMethod,
+  type AppliedMigration,
   CmsError,
   collectReferences,
   type contentMigrateRoute,
+  type contentMigrationGetRoute,
   invalidInput,
   MIGRATION_SAMPLE_SIZE,
   type MigrationResult,
+  notFound,
   type SchemaType,
 } from '@cms/core';
 import type { Clock } from '../../../clock.js';
@@ -36,6 +39,7 @@ export const MIGRATION_BATCH_SIZE = 500;
 export const MAX_REPORTED_INVALID_DOCUMENTS = 20;
 
 type Migrate = typeof contentMigrateRoute;
+type GetMigration = typeof contentMigrationGetRoute;
 type MigrationSampleItem = MigrationResult['sample'][number];
 
 /** A document the migration would leave invalid, and why (keyed by JSON path). */
@@ -141,6 +145,7 @@ export interface ContentMigrationsDeps {
 /** The route this service answers, declared against it. */
 interface ContentMigrationRoutes {
   migrate: ActionMethod<Migrate, EnvironmentContext>;
+  get: ActionMethod<GetMigration, EnvironmentContext>;
 }
 
 /**
@@ -150,6 +155,21 @@ interface ContentMigrationRoutes {
  */
 export class ContentMigrationsService implements ContentMigrationRoutes {
   constructor(private readonly deps: ContentMigrationsDeps) {}
+
+  /** The migration of this name applied here: NOT_FOUND until its transaction commits. */
+  async get(ctx: EnvironmentContext, { params }: ActionInput<GetMigration>): Promise<AppliedMigration> {
+    const row = await findContentMigration(this.deps.db, ctx.target, params.name);
+    if (!row) throw notFound(`Migration "${params.name}" in environment "${ctx.target.environmentName}"`);
+    return {
+      name: row.name,
+      type: row.type,
+      operations: row.operations as AppliedMigration['operations'],
+      matched: row.matched,
+      changed: row.changed,
+      appliedAt: row.appliedAt.toISOString(),
+      appliedBy: row.appliedBy,
+    };
+  }
 
   /** Plans (dry run) or applies a named migration to the target environment. */
   async migrate(ctx: EnvironmentContext, { body: input }: ActionInput<Migrate>): Promise<MigrationResult> {
