@@ -24,7 +24,7 @@ beforeAll(async () => {
   for (const name of PAGES) await ws.write(`content/pages/${name}.md`, `---\ntitle: ${name}\n---\nBody\n`);
   expect((await ws.run(['schema', 'sync', '--json'])).code).toBe(0);
   expect((await ws.run(['push', '--json'])).code).toBe(0);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await ws?.close();
