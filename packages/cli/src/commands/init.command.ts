@@ -132,18 +132,15 @@ export async function init(
     schemaHash: resolved.schemaHash,
   });
   ctx.out.log(`Schema synced: ${synced.typesCount} type(s).`);
-  if (!o.import)
-    return {
-      data: {
-        source: 'files',
-        config: target,
-        types: inferred.types.map((t) => t.name),
-        locales: naming.locales,
-        localeFolders: inferred.localeFolders,
-        localeEvidence: localeData(choice),
-        imported: false,
-      },
-    };
+  const written = {
+    source: 'files',
+    config: target,
+    types: inferred.types.map((t) => t.name),
+    locales: naming.locales,
+    localeFolders: inferred.localeFolders,
+    localeEvidence: localeData(choice),
+  };
+  if (!o.import) return { data: { ...written, imported: false } };
   const report = await push(next, {});
   ctx.out.log(
     `Imported ${report.summary.created} document(s)${report.summary.failed ? `, ${report.summary.failed} failed` : ''}.`,
@@ -151,15 +148,7 @@ export async function init(
   for (const r of report.results.filter((x) => x.outcome === 'failed'))
     ctx.out.line(`failed ${r.file}: ${r.code}: ${r.message}`);
   return {
-    data: {
-      source: 'files',
-      config: target,
-      types: inferred.types.map((t) => t.name),
-      locales: naming.locales,
-      localeFolders: inferred.localeFolders,
-      localeEvidence: localeData(choice),
-      import: report,
-    },
+    data: { ...written, import: report },
     exitCode: report.summary.failed > 0 ? EXIT.failure : EXIT.ok,
   };
 }

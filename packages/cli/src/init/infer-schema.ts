@@ -162,8 +162,10 @@ export function inferSchema(
         fields: inferFields(own.map((f) => f.frontmatter)),
       };
     });
+  // The most used first; on a tie English (`en`, `en-us`), then by name.
+  const english = (l: string) => l.toLowerCase().split('-')[0] === 'en';
   const locales = [...localeCounts.entries()]
-    .sort((a, b) => b[1] - a[1] || (a[0] === 'en' ? -1 : b[0] === 'en' ? 1 : a[0] < b[0] ? -1 : 1))
+    .sort((a, b) => b[1] - a[1] || Number(english(b[0])) - Number(english(a[0])) || (a[0] < b[0] ? -1 : 1))
     .map(([l]) => l);
   const used = new Set(files.filter((f) => f.base !== undefined && !ignored.includes(f.file)).map((f) => f.base));
   const unlocalized = [...assigned.values()]

@@ -82,6 +82,11 @@ export async function recordFailure(
 ): Promise<void> {
   const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
   if (error instanceof CliError && error.code === 'SERVER_UNREACHABLE') throw error;
+  if (error instanceof CliError) {
+    // A late batch the server had not shown as applied after --wait (OPERATION_PENDING): it may still be.
+    record({ ...base, outcome: 'failed', code: error.code, message: `${error.message} ${error.hint ?? ''}`.trim() });
+    return;
+  }
   if (!isCmsError(error)) {
     record({ ...base, outcome: 'failed', code: 'INTERNAL', message: (error as Error).message });
     return;

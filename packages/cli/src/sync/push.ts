@@ -1,6 +1,7 @@
 import type { BatchOperation } from '@cms/core';
 import { CmsError, isCmsError } from '@cms/sdk';
 import type { CmsApi, RemoteDocument } from '../api/cms-api.js';
+import { followOperation } from '../api/follow.js';
 import { mapLimit } from '../api/limiter.js';
 import type { Context } from '../cli/context.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
@@ -11,6 +12,7 @@ import { DEFAULT_LOCALE } from './file-naming.js';
 import type { LocalFile } from './local-files.js';
 import { ManifestWriter } from './manifest-writer.js';
 import { orderedFrontmatter } from './pull-text.js';
+import { landedBatch } from './push-batch-follow.js';
 import { groupIdFor, type PushResult, pushOne, reconcile, recordFailure } from './push-document.js';
 import { assertKnownPaths, countByStatus, loadSyncState, pathMatcher, type SyncState } from './sync-state.js';
 
@@ -132,6 +134,17 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
     }
     progress(1);
   };
+  /** A document the server took: its answer (defaults included) into the file and the manifest. */
+  const recordPushed = async (item: SyncItem, doc: RemoteDocument): Promise<void> => {
+    await reconcile(state, item.local as LocalFile, doc);
+    writer.changed();
+    const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
+    record(
+      item.status === 'new-local'
+        ? { ...base, id: doc.documentId, outcome: 'created' }
+        : { ...base, outcome: 'updated' },
+    );
+  };
   // CMS_BATCH_SIZE=0: one request per document (a server without the route is detected by itself).
   let batchRoute = batchSize() > 0;
   const runBatch = async (batch: Batch): Promise<void> => {
@@ -146,10 +159,35 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
     }
     let answer: Awaited<ReturnType<CmsApi['content']['batch']>>;
     try {
-      answer = await state.api.content.batch(
-        batch.items.map((b) => b.operation),
-        await state.schemaHash(),
-      );
+      const items = batch.items.map((b) => b.item);
+      // A late answer is followed until the batch's documents show in the digest (push-batch-follow.ts).
+      type Outcome = { answer: typeof answer } | { landed: Map<SyncItem, string> };
+      const outcome = await followOperation<Outcome>(ctx, {
+        label: `Pushing a batch of ${items.length} document(s)`,
+        check: 'cms status',
+        start: async () => ({
+          answer: await state.api.content.batch(
+            batch.items.map((b) => b.operation),
+            await state.schemaHash(),
+          ),
+        }),
+        poll: async () => {
+          const landed = await landedBatch(state, items);
+          return landed ? { landed } : undefined;
+        },
+      });
+      if ('landed' in outcome) {
+        for (const [item, id] of outcome.landed) {
+          try {
+            await recordPushed(item, await state.api.content.get(id));
+          } catch (error) {
+            await fail(item, error);
+          }
+          progress(1);
+        }
+        return;
+      }
+      answer = outcome.answer;
     } catch (error) {
       if (isCmsError(error) && (error.status === 405 || (error.status === 404 && error.code === 'NOT_FOUND'))) {
         // A server without `POST /content/batch`: one request per document, as before it existed.
@@ -178,15 +216,7 @@ export async function push(ctx: Context, options: PushOptions): Promise<PushRepo
             details: result.error.details,
           });
         }
-        const doc: RemoteDocument = result.document;
-        await reconcile(state, item.local as LocalFile, doc);
-        writer.changed();
-        const base = { file: item.file, status: item.status, ...(item.id ? { id: item.id } : {}) };
-        record(
-          item.status === 'new-local'
-            ? { ...base, id: doc.documentId, outcome: 'created' }
-            : { ...base, outcome: 'updated' },
-        );
+        await recordPushed(item, result.document);
       } catch (error) {
         await fail(item, error);
       }

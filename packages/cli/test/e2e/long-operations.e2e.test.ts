@@ -123,6 +123,31 @@ describe('a late answer is followed to its end', () => {
     expect(show.json.data.status).toBe('published');
   });
 
+  it('cms push: a batch whose answer is late is followed in the digest, and its documents recorded as created', async () => {
+    for (const name of ['late-a', 'late-b'])
+      await ws.write(`content/pages/${name}.md`, `---\ntitle: ${name}\n---\nLate\n`);
+    const proxy = await startHoldingProxy(server.url, (line) => line === 'POST /api/v1/content/batch');
+    try {
+      const run = ws.run(['push', '--json'], { env: { CMS_SERVER_URL: proxy.url, CMS_TIMEOUT: '1' } });
+      await proxy.answered(/^GET \/api\/v1\/content\/digest$/, 3);
+      proxy.release();
+      const done = await run;
+      expect(done.code, done.stdout + done.stderr).toBe(0);
+      expect(done.stderr).toContain('Pushing a batch of 2 document(s): no answer within 1 s');
+      expect(done.json.data.summary).toMatchObject({ created: 2, failed: 0 });
+    } finally {
+      await proxy.close();
+    }
+    // Recorded as the server has them: in sync (the other pages changed on the server in the migration test).
+    const status = await ws.run(['status', '--json']);
+    const drifted = status.json.data.items.map((item: { file: string }) => item.file);
+    expect(drifted).not.toContain('content/pages/late-a.md');
+    expect(drifted).not.toContain('content/pages/late-b.md');
+    const manifest = JSON.parse(await ws.read('.cms/default.production.json'));
+    const files = Object.values(manifest.documents).map((entry) => (entry as { file: string }).file);
+    expect(files).toEqual(expect.arrayContaining(['content/pages/late-a.md', 'content/pages/late-b.md']));
+  });
+
   it('a bad --timeout or CMS_WAIT is a usage error naming it', async () => {
     const flag = await ws.run(['status', '--timeout', '0', '--json']);
     expect(flag.code).toBe(2);
