@@ -43,7 +43,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         .option('--no-locales', 'no locale detection: every file is a document of its own path, none has a locale')
         .option(
           '--default-locale <code>',
-          'the default locale (else the most used); with no locale folders or suffixes, the language of every file',
+          'the default locale (else the most used), and the language of files that carry no locale suffix or folder',
         ),
     run: () => import('./init.command.js').then((m) => m.init),
   }),
