@@ -152,6 +152,9 @@ export function projectsArea(t: Transport) {
     /** Replaces every setting (null: not set). */
     updateSettings: (body: In<'projects.settings.put', 'body'>, options?: CallOptions) =>
       callRoute(t, 'projects.settings.put', { json: body }, options),
+    /** Changes only the settings named (null: not set); the others keep their values. */
+    patchSettings: (body: In<'projects.settings.patch', 'body'>, options?: CallOptions) =>
+      callRoute(t, 'projects.settings.patch', { json: body }, options),
   };
 }
 

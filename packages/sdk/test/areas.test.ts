@@ -166,6 +166,12 @@ describe('api keys, users, me, actions, projects', () => {
       ...UNSET_IMAGE_SETTINGS,
       mediaImageMaxBytes: 1024,
     });
+    // patchSettings changes only what it names.
+    expect(await shop.projects.patchSettings({ previewUrl: 'https://shop.example/{path}' })).toEqual({
+      ...UNSET_IMAGE_SETTINGS,
+      mediaImageMaxBytes: 1024,
+      previewUrl: 'https://shop.example/{path}',
+    });
     expect(await cms.projects.settings()).toEqual({ ...UNSET_IMAGE_SETTINGS, mediaImageMaxBytes: null });
   });
 

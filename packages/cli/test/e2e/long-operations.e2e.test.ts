@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
-import { buildCli, CONFIG_MJS, createWorkspace, type Workspace } from '../support/cli-harness.js';
-import { startHoldingProxy } from '../support/holding-proxy.js';
+import { buildCli, type CliRun, CONFIG_MJS, createWorkspace, type Workspace } from '../support/cli-harness.js';
+import { type HoldingProxy, startHoldingProxy } from '../support/holding-proxy.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -33,6 +33,13 @@ afterAll(async () => {
 
 const RELEASE = /^GET \/api\/v1\/releases\/[0-9a-f-]{36}$/;
 
+/** Waits until the proxy answered the CLI's questions, or the CLI ended first (then says how). */
+async function asked(proxy: HoldingProxy, run: Promise<CliRun>, pattern: RegExp, count: number): Promise<void> {
+  const first = await Promise.race([proxy.answered(pattern, count).then(() => undefined), run]);
+  if (first)
+    throw new Error(`the CLI ended before asking ${count} time(s): ${first.code} ${first.stdout}${first.stderr}`);
+}
+
 describe('a late answer is followed to its end', () => {
   it('cms publish: the publish answers after the timeout, the CLI follows the release and reports it published', async () => {
     const proxy = await startHoldingProxy(server.url, (line) => /^POST \/api\/v1\/releases\/.+\/publish$/.test(line));
@@ -41,7 +48,7 @@ describe('a late answer is followed to its end', () => {
         env: { CMS_SERVER_URL: proxy.url, CMS_TIMEOUT: '1' },
       });
       // The CLI gave up waiting for the answer and asked for the release twice (it was still open).
-      await proxy.answered(RELEASE, 2);
+      await asked(proxy, run, RELEASE, 2);
       proxy.release();
       const done = await run;
       expect(done.code, done.stdout + done.stderr).toBe(0);
@@ -86,7 +93,7 @@ describe('a late answer is followed to its end', () => {
       const run = ws.run(['content', 'migrate', 'noindex.json', '--json'], {
         env: { CMS_SERVER_URL: proxy.url, CMS_TIMEOUT: '1' },
       });
-      await proxy.answered(/^GET \/api\/v1\/content\/migrations\/retitle$/, 2);
+      await asked(proxy, run, /^GET \/api\/v1\/content\/migrations\/retitle$/, 2);
       proxy.release();
       const done = await run;
       expect(done.code, done.stdout + done.stderr).toBe(0);
@@ -129,7 +136,7 @@ describe('a late answer is followed to its end', () => {
     const proxy = await startHoldingProxy(server.url, (line) => line === 'POST /api/v1/content/batch');
     try {
       const run = ws.run(['push', '--json'], { env: { CMS_SERVER_URL: proxy.url, CMS_TIMEOUT: '1' } });
-      await proxy.answered(/^GET \/api\/v1\/content\/digest$/, 3);
+      await asked(proxy, run, /^GET \/api\/v1\/content\/digest$/, 3);
       proxy.release();
       const done = await run;
       expect(done.code, done.stdout + done.stderr).toBe(0);

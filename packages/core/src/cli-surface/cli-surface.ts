@@ -1,6 +1,6 @@
 /**
  * A module's command-line surface (interface.md "Modules"): action aliases (`cms settings set` for
- * `projects.settings.put`), output formatters (the action's answer for humans; `--json` still
+ * `projects.settings.patch`), output formatters (the action's answer for humans; `--json` still
  * prints the data) and preflight hooks (checks the CLI runs before it sends the request). Declared
  * here, once per first-party module, so the server (catalog hints) and the CLI (its command table,
  * without asking a server) read the same table. Imports nothing heavy: `cms --help` loads it.
@@ -23,7 +23,7 @@ export type CliFormatter = (data: unknown) => string[];
 export interface CliAlias {
   /** The command: one or two lowercase words (`settings set`). */
   command: string;
-  /** The catalog action it calls (`projects.settings.put`). */
+  /** The catalog action it calls (`projects.settings.patch`). */
   action: string;
   /** The line `cms --help` shows. */
   summary: string;

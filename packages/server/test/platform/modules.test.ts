@@ -138,7 +138,7 @@ describe('server start with modules', () => {
         ]),
       );
       expect(hints).toEqual(declared);
-      expect(hints['projects.settings.put']).toBe('settings set');
+      expect(hints['projects.settings.patch']).toBe('settings set');
     } finally {
       await server.close();
     }
