@@ -34,8 +34,10 @@ import type {
   RouteInput,
   RouteOutput,
 } from '@cms/core';
+import { documentTag, pathTag, typeTag } from './cache-tags.js';
+import { isNextCachedCall, taggedRead } from './next-cached-read.js';
 import { iteratePages, type Page } from './pagination.js';
-import { callRoute } from './route-call.js';
+import { callRoute, routeSpec } from './route-call.js';
 import type { CallOptions, Transport } from './transport.js';
 import type { ClientTypes, DocumentOf, TypeArg } from './typed-content.js';
 
@@ -78,35 +80,37 @@ function splitOptions<Q extends object>(input: Q & CallOptions): [Q, CallOptions
   ];
 }
 
-/** The Next.js cache tag of a type's documents: what `revalidateHandler` revalidates on a change. */
-export function typeTag(project: string, environment: string, type: string): string {
-  return `cms:${project}:${environment}:${type}`;
-}
-
-/** The Next.js cache tag of one document. */
-export function documentTag(documentId: string): string {
-  return `cms:document:${documentId}`;
-}
-
 /** The call options with `tag` added to `next.tags` (Next.js ignores tags it already has). */
 function tagged(options: CallOptions, tag: string): CallOptions {
   const tags = options.next?.tags ?? [];
   return { ...options, next: { ...options.next, tags: tags.includes(tag) ? tags : [...tags, tag] } };
 }
 
+/** What a list read is tagged with before and after its answer (next-cached-read.ts). */
+function listPlan(query: ListQuery, typeTagOf: (type: string) => string, pathTagOf: (path: string) => string | null) {
+  const resolves = (query.resolve?.length ?? 0) > 0;
+  const byPath = query.path === undefined ? null : (pathTagOf(query.path) ?? typeTagOf(query.type));
+  const filtered = query.path !== undefined || query.slug !== undefined;
+  const keyTags = byPath ? [byPath] : query.slug !== undefined ? [] : [typeTagOf(query.type)];
+  const emptyTag = filtered ? typeTagOf(query.type) : null;
+  return { keyTags, typeTagOf, own: filtered, emptyTag, needsAnswer: filtered || resolves };
+}
+
 /** The content area of a client whose config declares `Types`. */
 export function contentArea<Types extends ClientTypes>(transport: Transport) {
   const { project = 'default', environment = 'production' } = transport.options;
+  const typeTagOf = (type: string) => typeTag(project, environment, type);
   const list = <T extends TypeArg = never, R extends string = never>(
     query: ContentListQuery<T, R>,
     options: CallOptions = {},
-  ): Promise<Page<DocumentOf<T, Types, R>>> =>
-    callRoute(
-      transport,
-      'content.list',
-      { query: { ...query, type: typeName(query.type as TypeArg) }, envelope: 'paginated' },
-      tagged(options, typeTag(project, environment, typeName(query.type as TypeArg))),
-    );
+  ): Promise<Page<DocumentOf<T, Types, R>>> => {
+    const wire = { ...query, type: typeName(query.type as TypeArg) } as ListQuery;
+    const parts = { query: wire, envelope: 'paginated' as const };
+    if (!isNextCachedCall(options))
+      return callRoute(transport, 'content.list', parts, tagged(options, typeTagOf(wire.type)));
+    const plan = listPlan(wire, typeTagOf, (path) => pathTag(project, environment, wire.type, path));
+    return taggedRead(transport, routeSpec('content.list', parts, options), plan);
+  };
 
   return {
     /** One page of documents of a type: published by default, drafts with `draft: true`. */
@@ -141,12 +145,16 @@ export function contentArea<Types extends ClientTypes>(transport: Transport) {
       options: ContentGetOptions<R> = {} as ContentGetOptions<R>,
     ): Promise<DocumentOf<T, Types, R>> {
       const [query, call] = splitOptions(options);
-      return callRoute(
-        transport,
-        'content.get',
-        { params: { documentId }, query },
-        tagged(call, documentTag(documentId)),
-      );
+      const parts = { params: { documentId }, query };
+      if (!isNextCachedCall(call))
+        return callRoute(transport, 'content.get', parts, tagged(call, documentTag(documentId)));
+      return taggedRead(transport, routeSpec('content.get', parts, call), {
+        keyTags: [documentTag(documentId)],
+        typeTagOf,
+        own: true,
+        emptyTag: null,
+        needsAnswer: (query.resolve?.length ?? 0) > 0,
+      });
     },
     /** Creates a draft; sends X-CMS-Schema-Hash. */
     create<T extends TypeArg = never>(

@@ -1,9 +1,10 @@
 export type { Change, ChangeKind, Document, ErrorCode, FeedPagination, Pagination } from '@cms/core';
 export type { AuditFilterQuery, AuditListQuery } from './audit.js';
+export { documentTag, pathTag, typeTag } from './cache-tags.js';
 export type { ChangesListQuery, ChangesPage } from './changes.js';
 export type { ClientOptions, CmsClient } from './client.js';
 export { createClient } from './client.js';
-export { type ContentArea, type ContentGetOptions, type ContentListQuery, documentTag, typeTag } from './content.js';
+export type { ContentArea, ContentGetOptions, ContentListQuery } from './content.js';
 export {
   CmsError,
   type CmsErrorCode,

@@ -101,6 +101,8 @@ export interface CallSpec {
   next?: NextFetchOptions | undefined;
   /** fetch's `cache` mode. */
   cache?: FetchCacheMode | undefined;
+  /** Another fetch for this call only (a Next.js build's uncached read, next-cached-read.ts). */
+  fetch?: typeof fetch | undefined;
 }
 
 /** fetch's `cache` mode (`RequestCache`, spelled out: not every runtime's types declare it). */
@@ -206,7 +208,7 @@ export function createTransport(options: TransportOptions): Transport {
     const signals = [spec.signal, timeout].filter((signal): signal is AbortSignal => signal != null);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     try {
-      return await fetchImpl(url, {
+      return await (spec.fetch ?? fetchImpl)(url, {
         method: spec.method,
         headers: headersOf(spec, hash),
         body: spec.json !== undefined ? JSON.stringify(spec.json) : spec.body,
