@@ -12,7 +12,7 @@ import { draftMode } from 'next/headers.js';
 import { NextResponse } from 'next/server.js';
 import { forgetRelease, isReleaseId, rememberRelease } from './release-cookie.js';
 import { env, plain } from './responses.js';
-import { safeRedirect } from './safe-redirect.js';
+import { requestSite, safeRedirect } from './safe-redirect.js';
 
 /** What `draftModeHandler` takes. */
 export interface DraftModeHandlerOptions {
@@ -119,7 +119,7 @@ function previewTarget(url: URL, document: Document, options: DraftModeHandlerOp
  */
 export function draftModeHandler(options: DraftModeHandlerOptions = {}) {
   return async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
+    const url = requestSite(request);
     const token = url.searchParams.get(options.tokenParam ?? 'token');
     if (!token) return plain(401, 'Missing preview token: open the preview from the Studio again.');
     const serverUrl = options.serverUrl ?? env('CMS_SERVER_URL');
@@ -129,6 +129,7 @@ export function draftModeHandler(options: DraftModeHandlerOptions = {}) {
     if (options.enableDraftMode) await options.enableDraftMode();
     else (await draftMode()).enable();
     const response = NextResponse.redirect(previewTarget(url, verified.document, options), 307);
+    response.headers.set('cache-control', 'no-store');
     if (verified.release === undefined) forgetRelease(response, url);
     else rememberRelease(response, url, verified.release);
     return response;

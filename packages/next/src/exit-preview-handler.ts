@@ -8,7 +8,7 @@
 import { draftMode } from 'next/headers.js';
 import { NextResponse } from 'next/server.js';
 import { forgetRelease } from './release-cookie.js';
-import { safeRedirect } from './safe-redirect.js';
+import { requestSite, safeRedirect } from './safe-redirect.js';
 
 /** What `exitPreviewHandler` takes. */
 export interface ExitPreviewHandlerOptions {
@@ -21,7 +21,7 @@ export interface ExitPreviewHandlerOptions {
 /** `GET /api/draft/exit[?redirect=/path]`: turns draft mode off, forgets the release, redirects on the site. */
 export function exitPreviewHandler(options: ExitPreviewHandlerOptions = {}) {
   return async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
+    const url = requestSite(request);
     if (options.disableDraftMode) await options.disableDraftMode();
     else (await draftMode()).disable();
     const target =
@@ -29,6 +29,7 @@ export function exitPreviewHandler(options: ExitPreviewHandlerOptions = {}) {
       safeRedirect(options.fallbackPath ?? '/', url) ??
       new URL('/', url);
     const response = NextResponse.redirect(target, 307);
+    response.headers.set('cache-control', 'no-store');
     forgetRelease(response, url);
     return response;
   };

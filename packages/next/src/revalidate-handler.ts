@@ -1,8 +1,8 @@
 /**
  * `revalidateHandler`: the webhook route. It refuses a request without signature headers before
  * reading its body, reads at most `maxBodyBytes`, verifies the delivery with the SDK's
- * `verifyWebhook`, and revalidates the tags the SDK's reads carry: `cms:<project>:<environment>:<type>`
- * and `cms:document:<documentId>`.
+ * `verifyWebhook`, and expires at once the tags the SDK's reads carry (`typeTag`, `documentTag` and
+ * `pathTag` of `@cms/sdk`): no visitor after the webhook's answer is shown the page as it was.
  * @example
  * // app/api/revalidate/route.ts
  * export const POST = revalidateHandler({ secret: process.env.CMS_WEBHOOK_SECRET });
@@ -10,6 +10,7 @@
 import {
   type ContentWebhookEvent,
   documentTag,
+  pathTag,
   typeTag,
   verifyWebhook,
   type WebhookEvent,
@@ -24,7 +25,7 @@ import { DEFAULT_WEBHOOK_BODY_LIMIT, hasSignatureHeaders, readBodyUpTo } from '.
 export interface RevalidateHandlerOptions {
   /** The webhook's signing secret; default `CMS_WEBHOOK_SECRET`. */
   secret?: string;
-  /** Revalidates one tag; default Next's `revalidateTag(tag, 'max')`. */
+  /** Revalidates one tag; default Next's `revalidateTag(tag, { expire: 0 })` (expired at once). */
   revalidate?: (tag: string) => void | Promise<void>;
   /** Replay window in seconds (verifyWebhook's default otherwise). */
   toleranceSeconds?: number;
@@ -32,10 +33,23 @@ export interface RevalidateHandlerOptions {
   maxBodyBytes?: number;
 }
 
-/** The tags one content event revalidates. */
+/**
+ * The tags one content event revalidates: its type's lists, every read that shows the document, and
+ * the reads of its path (a document published or moved there).
+ */
 export function tagsOf(event: ContentWebhookEvent): string[] {
-  return [typeTag(event.project, event.environment, event.document.type), documentTag(event.document.documentId)];
+  const { project, environment, document } = event;
+  const byPath = pathTag(project, environment, document.type, document.path);
+  return [typeTag(project, environment, document.type), documentTag(document.documentId), ...(byPath ? [byPath] : [])];
 }
+
+/**
+ * Expired at once rather than `'max'` (stale-while-revalidate): with `'max'` the first visitor after a
+ * publish is served the page as it was while it renders anew. Expired, the page is rendered for that
+ * visitor (revalidate.ts of Next.js: an expire of 0 marks the tags expired, and a cached page or fetch
+ * with an expired tag is rendered again before it is served).
+ */
+const EXPIRE_NOW = { expire: 0 };
 
 /** The verified event, or the refusal (400 unsigned or wrongly signed, 413 too long). */
 async function verifiedEvent(
@@ -68,7 +82,7 @@ async function verifiedEvent(
   }
 }
 
-/** `POST /api/revalidate`: verifies the webhook, revalidates the type's and the document's tags. */
+/** `POST /api/revalidate`: verifies the webhook, expires the tags of the type, the document and its path. */
 export function revalidateHandler(options: RevalidateHandlerOptions = {}) {
   return async (request: Request): Promise<Response> => {
     const secret = options.secret ?? env('CMS_WEBHOOK_SECRET');
@@ -79,7 +93,7 @@ export function revalidateHandler(options: RevalidateHandlerOptions = {}) {
     const tags = tagsOf(event);
     for (const tag of tags) {
       if (options.revalidate) await options.revalidate(tag);
-      else revalidateTag(tag, 'max');
+      else revalidateTag(tag, EXPIRE_NOW);
     }
     return NextResponse.json({ revalidated: tags });
   };

@@ -14,3 +14,19 @@ export function safeRedirect(value: string | null | undefined, base: URL): URL |
   if (target.pathname.startsWith('//') || target.pathname.startsWith('/\\')) return null;
   return target;
 }
+
+/**
+ * The site's address as the browser asked for it. Next.js builds `request.url` from the host name the
+ * server was started with (`localhost` under `next dev`), not from the request, so a redirect made
+ * from it sends a browser that opened `http://127.0.0.1:3000` to `localhost`, where the draft mode
+ * cookie it was just given is not sent. The `X-Forwarded-Host` or `Host` header names the address the
+ * browser used; one that is not a plain host (and port) is ignored.
+ */
+export function requestSite(request: Request): URL {
+  const url = new URL(request.url);
+  const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host');
+  if (!host || !/^[a-z0-9.\-[\]:]+$/i.test(host)) return url;
+  const asked = URL.canParse(`${url.protocol}//${host}`) ? new URL(`${url.protocol}//${host}`) : null;
+  if (!asked || asked.host !== host.toLowerCase() || asked.username || asked.password) return url;
+  return new URL(`${url.pathname}${url.search}`, asked);
+}

@@ -122,8 +122,10 @@ describe('revalidateHandler', () => {
       new NextRequest('https://site.test/api/revalidate', { method: 'POST', body, headers: { ...headers } }),
     );
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ revalidated: sent.flat().filter((tag) => tag !== 'mine') });
-    expect(revalidated).toEqual(['cms:default:production:post', `cms:document:${doc.documentId}`]);
+    // The tags the reads carried, and the path's (reads by path carry it: docs/sdk.md "Next.js fetch cache").
+    const expected = [...sent.flat().filter((tag) => tag !== 'mine'), 'cms:default:production:post:path:posts/hello'];
+    expect(await response.json()).toEqual({ revalidated: expected });
+    expect(revalidated).toEqual(expected);
   });
 
   it('refuses an unsigned or wrongly signed delivery with 400 and revalidates nothing', async () => {

@@ -1,163 +1,241 @@
 /**
- * examples/next-site built with `next build` and served with `next start` (Next from npm, pinned in
- * the lockfile) against a running server: its pages show the published quick-start post; after the post
- * changes and a signed webhook reaches `/api/revalidate`, the page shows the change (the SDK's reads
- * carried the tags `revalidateHandler` revalidated). A full Next build costs about a minute, so this is
- * not a step of .ci/run (docs/frameworks.md): run it with NEXT_BUILD=1 after `npm run build`
- * (NEXT_BUILD_KEEP=1 keeps examples/next-site/.next to look at).
+ * examples/next-site built with `next build` and served with `next start` against a running server,
+ * once, asserting what a visitor and a writer notice:
+ * - the published posts, authors resolved;
+ * - after a publish, the signed webhook's answer means the very next request shows the change (no
+ *   stale-while-revalidate answer), in several rounds;
+ * - a publish re-renders only the pages that show the document: another post's page stays cached;
+ *   renaming the author refreshes the posts that show the name (reads with `resolve` carry its tag);
+ * - the preview route opened at 127.0.0.1 redirects to 127.0.0.1 (Next builds `request.url` from
+ *   `localhost`), and the draft shows;
+ * - in Chromium, the post page framed by a Studio stand-in on another origin follows the drafts it is
+ *   posted (subscribeToPreview) and posts clicks on the title and a body line back (click-to-edit);
+ * - a second `next build`, reusing `.next/cache`, after a publish the running site never heard of,
+ *   shows the change: a build never serves pre-change data from the fetch cache.
+ * Next from npm, pinned in the lockfile; run with NEXT_BUILD=1 after `npm run build` (a step of .ci/run;
+ * NEXT_BUILD_KEEP=1 keeps examples/next-site/.next to look at).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { signWebhook } from '@cms/core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+import {
+  createPublished,
+  deliver,
+  nextBuild,
+  nextStart,
+  publish,
+  type StartedSite,
+  site,
+  syncQuickStart,
+  WEBHOOK_SECRET,
+} from './support/next-site.js';
+import { type StudioStub, startStudioStub } from './support/studio-stub.js';
 
-vi.setConfig({ testTimeout: 300_000 });
+vi.setConfig({ testTimeout: 400_000 });
 
 const enabled = process.env.NEXT_BUILD === '1';
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const site = join(repo, 'examples/next-site');
-const nextBin = join(repo, 'node_modules/next/dist/bin/next');
-const SECRET = 'whsec_next_site_0123456789abcdef';
 
 let server: TestServer;
+let studio: StudioStub;
 let siteEnv: NodeJS.ProcessEnv;
-let started: ChildProcess | undefined;
-let siteUrl: string;
+let running: StartedSite | undefined;
+let browser: Browser | undefined;
+
+/** The Studio stand-in's page (support/studio-stub.ts). */
+interface Stub {
+  received: Array<{ kind: string }>;
+  send(message: unknown): void;
+}
 let schemaHash: string;
-let postId: string;
+const ids = { ada: '', hello: '', second: '', third: '' };
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
+const get = (path: string, init: RequestInit = {}) => fetch(`${running?.url}${path}`, init);
+/** A page's HTML without its scripts and React's text separators: what a visitor reads, with the markup. */
+const page = async (path: string) =>
+  (await (await get(path)).text()).replace(/<script[\s\S]*?<\/script>/g, '').replace(/<!-- -->/g, '');
+/** Whether Next.js answered the page from its cache (`HIT`) or rendered it for this request. */
+const cacheState = async (path: string) => (await get(path)).headers.get('x-nextjs-cache');
+
+async function previewToken(documentId: string): Promise<string> {
+  const issued = await server.request('POST', `/api/v1/content/${documentId}/preview-token`, { body: {} });
+  expect(issued.status, issued.text).toBe(200);
+  return issued.body.data.token;
 }
 
-function nextBuild(): Promise<{ code: number; output: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [nextBin, 'build'], { cwd: site, env: siteEnv, timeout: 240_000 }, (error, out, err) =>
-      done({ code: error ? 1 : 0, output: `${out}${err}` }),
-    );
-  });
-}
-
-async function nextStart(): Promise<void> {
-  const port = await freePort();
-  siteUrl = `http://127.0.0.1:${port}`;
-  started = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: site,
-    env: siteEnv,
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 120; i++) {
-    const ready = await fetch(siteUrl).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (ready !== 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('next start did not answer');
-}
-
-const page = async (path: string) => (await fetch(`${siteUrl}${path}`)).text();
-
-/** A page after revalidation: `revalidateTag(tag, 'max')` serves the stale page once while it renders anew. */
-async function pageOnceRevalidated(path: string, text: string): Promise<string> {
-  let shown = '';
-  for (let i = 0; i < 20 && !shown.includes(text); i++) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-    shown = await page(path);
-  }
-  return shown;
-}
+const post = (title: string, extra: Record<string, unknown> = {}) => ({ title, slug: 'x', tags: [], ...extra });
 
 beforeAll(async () => {
   if (!enabled) return;
   server = await startTestServer();
-  const schema = JSON.parse(await readFile(join(repo, 'examples/quick-start/schema.json'), 'utf8'));
-  schemaHash = schema.schemaHash;
-  expect((await server.request('PUT', '/api/v1/schema/sync', { body: schema })).status).toBe(200);
-  const post = JSON.parse(await readFile(join(repo, 'examples/quick-start/post.json'), 'utf8'));
-  const created = await server.request('POST', '/api/v1/content', {
-    headers: { 'x-cms-schema-hash': schemaHash },
-    body: post,
+  studio = await startStudioStub();
+  schemaHash = await syncQuickStart(server);
+  ids.ada = await createPublished(server, schemaHash, {
+    type: 'author',
+    path: 'ada',
+    frontmatter: { name: 'Ada' },
   });
-  expect(created.status, created.text).toBe(201);
-  postId = created.body.data.documentId;
-  expect((await server.request('POST', `/api/v1/content/${postId}/publish`, { body: {} })).status).toBe(200);
+  for (const [key, path, title] of [
+    ['hello', 'hello-world', 'Hello, world'],
+    ['second', 'second-post', 'A second post'],
+    ['third', 'third-post', 'A third post'],
+  ] as const) {
+    ids[key] = await createPublished(server, schemaHash, {
+      type: 'post',
+      path,
+      frontmatter: post(title, key === 'hello' ? { slug: path, author: ids.ada } : { slug: path }),
+      body: `# ${title}\n\nFirst paragraph of ${path}.`,
+    });
+  }
   siteEnv = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     NEXT_TELEMETRY_DISABLED: '1',
     CMS_SERVER_URL: server.url,
-    CMS_API_KEY: await server.createKey({ scopes: ['content:read'] }),
+    CMS_API_KEY: await server.createKey({ scopes: ['content:read', 'content:read:draft'] }),
     CMS_PROJECT: 'default',
     CMS_ENVIRONMENT: 'production',
-    CMS_WEBHOOK_SECRET: SECRET,
+    CMS_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    CMS_STUDIO_ORIGIN: studio.origin,
   };
-}, 240_000);
+  const built = await nextBuild(siteEnv);
+  expect(built.code, built.output).toBe(0);
+  running = await nextStart(siteEnv);
+}, 400_000);
 
 afterAll(async () => {
-  if (started?.pid) started.kill('SIGTERM');
+  await browser?.close();
+  await running?.stop();
+  await studio?.close();
   await server?.close();
   if (enabled && !process.env.NEXT_BUILD_KEEP) await rm(join(site, '.next'), { recursive: true, force: true });
 });
 
-describe.runIf(enabled)('examples/next-site with next build', () => {
-  it('builds, and serves the published post on the index and on its page', async () => {
-    const built = await nextBuild();
-    expect(built.code, built.output).toBe(0);
-    await nextStart();
-    expect(await page('/')).toContain('Hello, world');
-    const post = await page('/posts/hello-world');
-    expect(post).toContain('<h1>Hello, world</h1>');
-    expect(post).toContain('My first published document.');
+describe.runIf(enabled)('examples/next-site with next build and next start', () => {
+  it('serves the published posts with their authors resolved', async () => {
+    const index = await page('/');
+    expect(index).toContain('>Hello, world</a>');
+    expect(index).toContain(' by Ada');
+    const hello = await page('/posts/hello-world');
+    expect(hello).toContain('<h1 data-cms-field="title">Hello, world</h1>');
+    expect(hello).toContain('<p data-cms-field="author">By Ada</p>');
+    expect(hello).toContain('<p data-cms-source="3">First paragraph of hello-world.</p>');
   });
 
-  it('shows a published change once the webhook revalidated the tags its reads carry', async () => {
-    const current = await server.request('GET', `/api/v1/content/${postId}?draft=true`);
-    const update = await server.request('PUT', `/api/v1/content/${postId}`, {
+  it('shows a publish to the very next visitor once the webhook is answered, round after round', async () => {
+    for (let round = 1; round <= 3; round++) {
+      const title = `Hello, round ${round}`;
+      const changed = await publish(
+        server,
+        schemaHash,
+        ids.hello,
+        post(title, { slug: 'hello-world', author: ids.ada }),
+        `# ${title}\n\nRound ${round}.`,
+      );
+      // Cached until told: without the webhook the page stays as it was.
+      expect(await page('/posts/hello-world')).not.toContain(title);
+      expect(await deliver(running?.url ?? '', changed)).toEqual([
+        'cms:default:production:post',
+        `cms:document:${ids.hello}`,
+        'cms:default:production:post:path:hello-world',
+      ]);
+      expect(await page('/posts/hello-world'), `round ${round}`).toContain(`<h1 data-cms-field="title">${title}</h1>`);
+      expect(await page('/'), `round ${round}`).toContain(`>${title}</a>`);
+    }
+  });
+
+  it('re-renders only the pages that show the published document', async () => {
+    for (const path of ['/posts/second-post', '/posts/third-post']) await page(path);
+    expect(await cacheState('/posts/third-post')).toBe('HIT');
+    const changed = await publish(
+      server,
+      schemaHash,
+      ids.second,
+      post('A second post, edited', { slug: 'second-post' }),
+      'Edited.',
+    );
+    await deliver(running?.url ?? '', changed);
+    expect(await cacheState('/posts/third-post')).toBe('HIT');
+    expect(await cacheState('/posts/hello-world')).toBe('HIT');
+    expect(await page('/posts/second-post')).toContain('A second post, edited');
+  });
+
+  it('refreshes the posts that show an author when the author is renamed, and only those', async () => {
+    await page('/posts/third-post');
+    const renamed = await publish(server, schemaHash, ids.ada, { name: 'Ada Lovelace' }, '');
+    expect(await deliver(running?.url ?? '', renamed)).toContain(`cms:document:${ids.ada}`);
+    expect(await page('/posts/hello-world')).toContain('By Ada Lovelace');
+    expect(await page('/')).toContain(' by Ada Lovelace');
+    expect(await cacheState('/posts/third-post')).toBe('HIT');
+  });
+
+  it('opens the preview at the address the browser asked for (127.0.0.1), and shows the draft', async () => {
+    const current = await server.request('GET', `/api/v1/content/${ids.third}?draft=true`);
+    const drafted = await server.request('PUT', `/api/v1/content/${ids.third}`, {
       headers: { 'x-cms-schema-hash': schemaHash },
       body: {
-        frontmatter: { title: 'Hello, edited', slug: 'hello-world', tags: ['first'] },
-        body: '# Hello\n\nEdited.',
+        frontmatter: post('A third post, drafted', { slug: 'third-post' }),
+        body: 'Draft.',
         draftRevision: current.body.data.draftRevision,
       },
     });
-    expect(update.status, update.text).toBe(200);
-    expect((await server.request('POST', `/api/v1/content/${postId}/publish`, { body: {} })).status).toBe(200);
-    // Cached for an hour: without the webhook the page stays as it was.
-    expect(await page('/posts/hello-world')).toContain('Hello, world');
+    expect(drafted.status, drafted.text).toBe(200);
+    const opened = await get(`/api/draft?token=${await previewToken(ids.third)}`, { redirect: 'manual' });
+    expect(opened.status).toBe(307);
+    expect(opened.headers.get('location')).toBe(`${running?.url}/posts/third-post`);
+    const cookie = opened.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const shown = await (await get('/posts/third-post', { headers: { cookie } })).text();
+    expect(shown).toContain('A third post, drafted');
+    expect(shown).toContain('Draft mode: every draft');
+    expect(await page('/posts/third-post')).not.toContain('A third post, drafted');
+  });
 
-    const body = JSON.stringify({
-      event: 'content.published',
-      timestamp: new Date().toISOString(),
-      project: 'default',
-      environment: 'production',
-      user: { id: 'u1', email: '' },
-      document: {
-        documentId: postId,
-        translationGroupId: postId,
-        type: 'post',
-        path: 'hello-world',
-        locale: '__cms_default__',
-        format: 'md',
-        version: 2,
-      },
-    });
-    const headers = signWebhook({ secret: SECRET, body, deliveryId: 'dlv_next_site' });
-    const hook = await fetch(`${siteUrl}/api/revalidate`, { method: 'POST', body, headers: { ...headers } });
-    expect(hook.status).toBe(200);
-    expect(await hook.json()).toEqual({ revalidated: ['cms:default:production:post', `cms:document:${postId}`] });
+  it('follows the drafts the Studio posts and posts clicks back to it (live preview, click-to-edit)', async () => {
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+    const tab = await browser.newPage();
+    const src = `${running?.url}/api/draft?token=${await previewToken(ids.hello)}`;
+    await tab.goto(`${studio.origin}/frame?src=${encodeURIComponent(src)}`);
+    const frame = tab.frameLocator('#site');
+    await tab.waitForFunction(() =>
+      (globalThis as unknown as Stub).received.some((message) => message.kind === 'ready'),
+    );
+    const draft = (await server.request('GET', `/api/v1/content/${ids.hello}?draft=true&resolve=author`)).body.data;
+    const typed = {
+      ...draft,
+      frontmatter: { ...draft.frontmatter, title: 'Typed in the Studio' },
+      body: '# T\n\nA live line.',
+    };
+    await tab.evaluate(
+      (document) =>
+        (globalThis as unknown as Stub).send({ type: 'cms:preview', kind: 'document', sequence: 1, document }),
+      typed,
+    );
+    await frame.locator('h1[data-cms-field="title"]', { hasText: 'Typed in the Studio' }).waitFor();
+    await frame.locator('[data-cms-source="3"]', { hasText: 'A live line.' }).click();
+    await frame.locator('h1[data-cms-field="title"]').click();
+    await tab.waitForFunction(
+      () => (globalThis as unknown as Stub).received.filter((m) => m.kind === 'focus').length >= 2,
+    );
+    const focus = await tab.evaluate(() => (globalThis as unknown as Stub).received.filter((m) => m.kind === 'focus'));
+    expect(focus).toEqual([
+      { type: 'cms:preview', kind: 'focus', line: 3 },
+      { type: 'cms:preview', kind: 'focus', field: 'title' },
+    ]);
+  });
 
-    expect(await pageOnceRevalidated('/posts/hello-world', 'Hello, edited')).toContain('<h1>Hello, edited</h1>');
-    expect(await pageOnceRevalidated('/', 'Hello, edited')).toContain('>Hello, edited</a>');
+  it('rebuilt after a publish the running site never heard of, shows the change (no pre-change fetch cache)', async () => {
+    await running?.stop();
+    running = undefined;
+    await publish(server, schemaHash, ids.third, post('A third post, rebuilt', { slug: 'third-post' }), 'Rebuilt.');
+    const built = await nextBuild(siteEnv);
+    expect(built.code, built.output).toBe(0);
+    running = await nextStart(siteEnv);
+    expect(await page('/posts/third-post')).toContain('<h1 data-cms-field="title">A third post, rebuilt</h1>');
+    expect(await page('/')).toContain('>A third post, rebuilt</a>');
+    expect(await page('/posts/hello-world')).toContain('By Ada Lovelace');
   });
 });

@@ -125,4 +125,39 @@ describe('redirect targets of the preview handlers', () => {
     const leave = exitPreviewHandler({ disableDraftMode: () => undefined, fallbackPath: '//evil.test' });
     expect((await leave(new NextRequest(`${SITE}/api/draft/exit`))).headers.get('location')).toBe(`${SITE}/`);
   });
+
+  it('prefixes the locale with localePrefix only for a localized document', async () => {
+    const handler = draftModeHandler({ serverUrl: t.url, enableDraftMode: () => undefined, localePrefix: true });
+    const open = async (token: string) =>
+      (await handler(new NextRequest(`${SITE}/api/draft?token=${token}`))).headers.get('location');
+    // An unlocalized document carries the locale __cms_default__, which is no page's prefix.
+    expect(await open(token)).toBe(`${SITE}/${docPath}`);
+    const page = await createDocument(t, {
+      type: 'page',
+      path: 'pages/about',
+      locale: 'fr',
+      frontmatter: { title: 'À propos' },
+    });
+    const issued = await t.request('POST', `/api/v1/content/${page.documentId}/preview-token`, { body: {} });
+    expect(await open(issued.body.data.token)).toBe(`${SITE}/fr/pages/about`);
+  });
+
+  it('redirects to the host the browser asked for, not the one Next.js was started with', async () => {
+    const handler = draftModeHandler({ serverUrl: t.url, enableDraftMode: () => undefined });
+    // Next.js builds request.url from its own host name (localhost under next dev).
+    const asked = (host: string) =>
+      handler(new NextRequest(`http://localhost:3000/api/draft?token=${token}`, { headers: { host } }));
+    const response = await asked('127.0.0.1:3000');
+    expect(response.headers.get('location')).toBe(`http://127.0.0.1:3000/${docPath}`);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const leave = exitPreviewHandler({ disableDraftMode: () => undefined });
+    const left = await leave(
+      new NextRequest('http://localhost:3000/api/draft/exit?redirect=/x', { headers: { host: '127.0.0.1:3000' } }),
+    );
+    expect(left.headers.get('location')).toBe('http://127.0.0.1:3000/x');
+    // A header that is not a plain host and port is ignored.
+    for (const host of ['evil.test/x', 'a@evil.test', 'evil.test:99999']) {
+      expect((await asked(host)).headers.get('location'), host).toBe(`http://localhost:3000/${docPath}`);
+    }
+  });
 });

@@ -150,7 +150,7 @@ describe('first run from the README', { timeout: 180_000 }, () => {
     expect(schema.schemaHash).toBe(computeSchemaHash(schema.resolvedSchema));
     const synced = await request('PUT', '/api/v1/schema/sync', { body: JSON.stringify(schema) });
     expect(synced.status).toBe(200);
-    expect(synced.body.data).toMatchObject({ synced: true, types: ['post'], schemaHash: schema.schemaHash });
+    expect(synced.body.data).toMatchObject({ synced: true, types: ['author', 'post'], schemaHash: schema.schemaHash });
 
     const created = await request('POST', '/api/v1/content', {
       body: readFileSync(join(EXAMPLES, 'post.json'), 'utf8'),
