@@ -14,6 +14,7 @@ import { disposeAll, probePostgres } from './databases.mjs';
 import { renderDiskRatio, runDiskRatio } from './disk-ratio.mjs';
 import { firstStartMode, renderFirstStart, runFirstStart } from './first-start.mjs';
 import { imageRowEnabled, renderImageRow, runImageRow } from './image-row.mjs';
+import { nextRowEnabled, renderNextRow, runNextRow } from './next-row.mjs';
 import { stopAll } from './processes.mjs';
 import { releaseRowEnabled, renderReleaseRow, runReleaseRow } from './release-row.mjs';
 import { appendMarkdown, checkTargets, describeEnvironment, renderMarkdown, writeJson } from './report.mjs';
@@ -169,6 +170,13 @@ async function main() {
     );
   }
 
+  // Publish to visible on examples/next-site (scripts/bench/next-publish.mjs); BENCH_NEXT=off skips it.
+  const nextSite = nextRowEnabled() ? await runNextRow() : null;
+  if (nextSite)
+    log(
+      nextSite.error ? `next site failed: ${nextSite.error}` : `next site: publish to visible p95 ${nextSite.p95Ms} ms`,
+    );
+
   const run = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -185,6 +193,7 @@ async function main() {
     search,
     writes,
     images,
+    nextSite,
     scenarios: scenarios.map((scenario) => ({
       ...scenario,
       targets: checkTargets(scenario, settings.readConnections),
@@ -203,7 +212,8 @@ async function main() {
     (audit ? `\n${renderAuditRow(audit)}` : '') +
     (search ? `\n${renderSearchRow(search)}` : '') +
     (writes ? `\n${renderWriteRow(writes)}` : '') +
-    (images ? `\n${renderImageRow(images)}` : '');
+    (images ? `\n${renderImageRow(images)}` : '') +
+    (nextSite ? `\n${renderNextRow(nextSite)}` : '');
   if (settings.appendDocs) await appendMarkdown(DOCS_FILE, markdown);
   process.stdout.write(`\n${markdown}\n`);
   log(`results: ${relative(ROOT, jsonFile)}${settings.appendDocs ? `, appended to ${relative(ROOT, DOCS_FILE)}` : ''}`);
