@@ -165,15 +165,16 @@ describe('recovery codes and turning the factor off', () => {
 
   it('charges wrong codes of a signed-in user to the backoff', async () => {
     const user = await enrolledUser(t, clock);
+    const from = newAddress();
     for (let guess = 0; guess < 5; guess += 1) {
       const response = await asSession(t.url, user.session, 'POST', '/api/v1/me/mfa/disable', {
-        headers: newAddress(),
+        headers: from,
         body: { code: '999999' },
       });
       expectError(response, 400, 'INVALID_INPUT');
     }
     const limited = await asSession(t.url, user.session, 'POST', '/api/v1/me/mfa/disable', {
-      headers: newAddress(),
+      headers: from,
       body: { code: codeAt(user.secret, clock.now()) },
     });
     expectError(limited, 429, 'RATE_LIMITED');

@@ -7,6 +7,7 @@ import {
 } from '@cms/core';
 import { defineAction } from '../../actions/define-action.js';
 import type { AuthService } from './auth.service.js';
+import { attemptSourceOf, setDeviceCookie } from './device-cookies.js';
 import { type CookiePolicy, clearSessionCookies, setSessionCookies, signInOriginOf } from './session-cookies.js';
 import type { SessionsService } from './sessions.service.js';
 
@@ -17,10 +18,11 @@ export function authActions(deps: { auth: AuthService; sessions: SessionsService
       route: authLoginRoute,
       permissions: [],
       handler: async ({ body }, ctx, { request, reply }) => {
-        const origin = signInOriginOf(request);
-        const outcome = await deps.auth.login(ctx, { ...body, ...origin, clientAddress: origin.ipAddress });
+        const from = attemptSourceOf(request);
+        const outcome = await deps.auth.login(ctx, { ...body, ...signInOriginOf(request), from });
         if (outcome.mfa) return { mfa: outcome.mfa };
         setSessionCookies(reply, deps.cookies, outcome.session);
+        setDeviceCookie(reply, deps.cookies, outcome.deviceCookie);
         return { session: outcome.session.session };
       },
     }),
@@ -28,10 +30,11 @@ export function authActions(deps: { auth: AuthService; sessions: SessionsService
       route: authLoginMfaRoute,
       permissions: [],
       handler: async ({ body }, _ctx, { request, reply }) => {
-        const origin = signInOriginOf(request);
-        const issued = await deps.auth.loginSecondStep({ ...body, ...origin, clientAddress: origin.ipAddress });
-        setSessionCookies(reply, deps.cookies, issued);
-        return { session: issued.session };
+        const from = attemptSourceOf(request);
+        const signedIn = await deps.auth.loginSecondStep({ ...body, ...signInOriginOf(request), from });
+        setSessionCookies(reply, deps.cookies, signedIn.session);
+        setDeviceCookie(reply, deps.cookies, signedIn.deviceCookie);
+        return { session: signedIn.session.session };
       },
     }),
     defineAction({

@@ -10,14 +10,15 @@ import {
 } from '../../storage/repositories/mfa.repository.js';
 import { findUserByEmail, replacePasswordHashIfUnchanged } from '../../storage/repositories/users.repository.js';
 import { hashPassword, passwordNeedsRehash, verifyAgainstNothing, verifyPassword } from './bounded-password-hashing.js';
+import type { AttemptSource } from './device-cookies.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { MFA_CHALLENGE_MAX_FAILURES, type MfaService } from './mfa.service.js';
 import { hashToken } from './secret-tokens.js';
 import type { IssuedSession, SessionsService, SignInOrigin } from './sessions.service.js';
 import { normalizeEmail } from './user-records.js';
 
-/** Where a sign-in comes from; the client address (as seen through trusted proxies) feeds the backoff. */
-type SignInFrom = SignInOrigin & { clientAddress: string };
+/** Where a sign-in comes from; the client address and the device cookie feed the backoff. */
+type SignInFrom = SignInOrigin & { from: AttemptSource };
 
 /** A sign-in attempt: core's body (credentials) plus where it came from. */
 export type LoginInput = LoginBody & SignInFrom;
@@ -25,8 +26,19 @@ export type LoginInput = LoginBody & SignInFrom;
 /** The second sign-in step: core's body (the first step's token, a code) plus where it came from. */
 export type LoginMfaInput = LoginMfaBody & SignInFrom;
 
-/** What a right password leads to: a session, or a second step when the user has a second factor. */
-export type LoginOutcome = { session: IssuedSession; mfa?: never } | { mfa: MfaChallenge; session?: never };
+/**
+ * What a right password leads to: a session with the device cookie to set, or a second step when the
+ * user has a second factor.
+ */
+export type LoginOutcome =
+  | { session: IssuedSession; deviceCookie: string; mfa?: never }
+  | { mfa: MfaChallenge; session?: never; deviceCookie?: never };
+
+/** A finished sign-in: its session, and the device cookie that makes this browser a known device. */
+export interface SignedIn {
+  session: IssuedSession;
+  deviceCookie: string;
+}
 
 /** Sign-in and sign-out with email and password, and the second step of users with a second factor. */
 export function createAuthService(deps: {
@@ -44,13 +56,13 @@ export function createAuthService(deps: {
   return {
     /**
      * Verifies the password and starts a session. Unknown emails cost the same time as wrong
-     * passwords and give the same answer; the backoff counts both, per email and per address.
+     * passwords and give the same answer; the backoff counts both (login-throttle.ts).
      */
     async login(_ctx: RequestContext, input: LoginInput): Promise<LoginOutcome> {
       const email = normalizeEmail(input.email);
       // The entry of a refused attempt names the address tried (never the password).
       noteAuditActor({ type: 'anonymous', id: 'anonymous', label: email });
-      const keys = deps.throttle.keysFor(email, input.clientAddress);
+      const keys = deps.throttle.keysFor(email, input.from);
       const reserved = await deps.throttle.reserveAttempt(keys);
       const user = await findUserByEmail(deps.db, email);
       const matches = user?.passwordHash
@@ -77,20 +89,21 @@ export function createAuthService(deps: {
       }
       await deps.throttle.recordSuccess(keys, reserved);
       // The session is the sign-in's change: its audit entry commits with it (docs/audit.md).
-      return { session: await withTransaction(deps.db, (tx) => deps.sessions.issue(tx, user, input)) };
+      const session = await withTransaction(deps.db, (tx) => deps.sessions.issue(tx, user, input));
+      return { session, deviceCookie: deps.throttle.deviceCookieFor(keys) };
     },
 
     /**
      * The second step: a TOTP or recovery code for a live challenge of `login`. Each code is charged
-     * to the same backoff as passwords (per email and per address) before it is checked; a challenge
+     * to the same backoff as passwords (login-throttle.ts) before it is checked; a challenge
      * allows a few wrong codes, then the password is needed again.
      */
-    async loginSecondStep(input: LoginMfaInput): Promise<IssuedSession> {
+    async loginSecondStep(input: LoginMfaInput): Promise<SignedIn> {
       const tokenHash = hashToken(input.challengeToken);
       const challenge = await findLiveMfaChallenge(deps.db, tokenHash, deps.clock());
       if (!challenge) throw stepEnded();
       noteAuditActor({ type: 'user', id: challenge.userId, label: challenge.email });
-      const keys = deps.throttle.keysFor(challenge.email, input.clientAddress);
+      const keys = deps.throttle.keysFor(challenge.email, input.from);
       const reserved = await deps.throttle.reserveAttempt(keys);
       if (!(await deps.mfa.spendSignInCode(deps.db, challenge.userId, input.code))) {
         await chargeMfaChallenge(deps.db, tokenHash, MFA_CHALLENGE_MAX_FAILURES);
@@ -106,7 +119,8 @@ export function createAuthService(deps: {
       }
       await deps.throttle.recordSuccess(keys, reserved);
       const user = { id: challenge.userId, email: challenge.email };
-      return withTransaction(deps.db, (tx) => deps.sessions.issue(tx, user, input));
+      const session = await withTransaction(deps.db, (tx) => deps.sessions.issue(tx, user, input));
+      return { session, deviceCookie: deps.throttle.deviceCookieFor(keys) };
     },
 
     /** Ends the request's session; `success` is false when the caller has none (an API key). */

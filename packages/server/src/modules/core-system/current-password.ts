@@ -1,5 +1,6 @@
 import { invalidInput } from '@cms/core';
 import { verifyAgainstNothing, verifyPassword } from './bounded-password-hashing.js';
+import type { AttemptSource } from './device-cookies.js';
 import type { LoginThrottle } from './login-throttle.js';
 
 /**
@@ -12,9 +13,9 @@ export async function assertIsCurrentPassword(
   throttle: LoginThrottle,
   user: { email: string; passwordHash: string | null },
   currentPassword: string,
-  clientAddress: string,
+  from: AttemptSource,
 ): Promise<void> {
-  const keys = throttle.keysFor(user.email, clientAddress);
+  const keys = throttle.keysFor(user.email, from);
   const reserved = await throttle.reserveAttempt(keys);
   const matches = user.passwordHash
     ? await verifyPassword(user.passwordHash, currentPassword)

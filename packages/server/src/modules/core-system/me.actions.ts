@@ -1,5 +1,6 @@
 import { meGetRoute, mePasswordChangeRoute, studioBootstrapRoute } from '@cms/core';
 import { type AnyAction, defineAction } from '../../actions/define-action.js';
+import { attemptSourceOf } from './device-cookies.js';
 import type { MeService } from './me.service.js';
 import type { StudioService } from './studio.service.js';
 import type { UsersService } from './users.service.js';
@@ -23,7 +24,7 @@ export function meActions(deps: { me: MeService; studio: StudioService; users: U
       // Any signed-in person, whatever their role; an API key or preview token is FORBIDDEN (no password).
       permissions: [],
       cli: { visibility: 'hidden' },
-      handler: async ({ body }, ctx, { request }) => deps.users.changeOwnPassword(ctx, body, request.ip),
+      handler: async ({ body }, ctx, { request }) => deps.users.changeOwnPassword(ctx, body, attemptSourceOf(request)),
     }),
   ];
 }

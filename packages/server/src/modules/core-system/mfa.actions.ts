@@ -6,6 +6,7 @@ import {
   meMfaRecoveryCodesRoute,
 } from '@cms/core';
 import { type AnyAction, defineAction } from '../../actions/define-action.js';
+import { attemptSourceOf } from './device-cookies.js';
 import type { MfaService } from './mfa.service.js';
 
 const HIDDEN = { visibility: 'hidden' } as const;
@@ -32,21 +33,21 @@ export function mfaActions(mfa: MfaService): AnyAction[] {
       permissions: [],
       // A person's own sessions only: an API key (what the CLI holds) is FORBIDDEN here.
       cli: HIDDEN,
-      handler: async (input, ctx, { request }) => mfa.confirm(ctx, input, request.ip),
+      handler: async (input, ctx, { request }) => mfa.confirm(ctx, input, attemptSourceOf(request)),
     }),
     defineAction({
       route: meMfaRecoveryCodesRoute,
       permissions: [],
       // A person's own sessions only: an API key (what the CLI holds) is FORBIDDEN here.
       cli: HIDDEN,
-      handler: async (input, ctx, { request }) => mfa.renewRecoveryCodes(ctx, input, request.ip),
+      handler: async (input, ctx, { request }) => mfa.renewRecoveryCodes(ctx, input, attemptSourceOf(request)),
     }),
     defineAction({
       route: meMfaDisableRoute,
       permissions: [],
       // A person's own sessions only: an API key (what the CLI holds) is FORBIDDEN here.
       cli: HIDDEN,
-      handler: async (input, ctx, { request }) => mfa.disable(ctx, input, request.ip),
+      handler: async (input, ctx, { request }) => mfa.disable(ctx, input, attemptSourceOf(request)),
     }),
   ];
 }

@@ -30,6 +30,7 @@ import {
 } from '../../storage/repositories/mfa.repository.js';
 import { findUserById, type UserRow } from '../../storage/repositories/users.repository.js';
 import { assertIsCurrentPassword } from './current-password.js';
+import type { AttemptSource } from './device-cookies.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { generateToken, hashToken } from './secret-tokens.js';
 import {
@@ -121,7 +122,7 @@ export class MfaService implements MfaRoutes {
   async confirm(
     ctx: RequestContext,
     { body }: ActionInput<Confirm>,
-    clientAddress: string,
+    from: AttemptSource,
   ): Promise<ActionResult<Confirm>> {
     const { deps } = this;
     const user = await this.signedInUser(ctx);
@@ -131,7 +132,7 @@ export class MfaService implements MfaRoutes {
         'body.code': 'confirms an enrolment, and none is pending: start one with POST /api/v1/me/mfa/enrol',
       });
     }
-    await this.assertCode(user, body.code, 'enrolment', clientAddress);
+    await this.assertCode(user, body.code, 'enrolment', from);
     const recoveryCodes = await withTransaction(deps.db, async (tx) => {
       await markMfaEnabled(tx, user.id, deps.clock());
       return issueRecoveryCodes(tx, user.id);
@@ -143,10 +144,10 @@ export class MfaService implements MfaRoutes {
   async renewRecoveryCodes(
     ctx: RequestContext,
     { body }: ActionInput<RenewRecoveryCodes>,
-    clientAddress: string,
+    from: AttemptSource,
   ): Promise<ActionResult<RenewRecoveryCodes>> {
     const user = await this.signedInUser(ctx);
-    await this.assertCode(user, body.code, 'enabled', clientAddress);
+    await this.assertCode(user, body.code, 'enabled', from);
     const recoveryCodes = await withTransaction(this.deps.db, (tx) => issueRecoveryCodes(tx, user.id));
     return { status: await this.statusOf(user), recoveryCodes };
   }
@@ -155,14 +156,14 @@ export class MfaService implements MfaRoutes {
   async disable(
     ctx: RequestContext,
     { body }: ActionInput<Disable>,
-    clientAddress: string,
+    from: AttemptSource,
   ): Promise<ActionResult<Disable>> {
     const { deps } = this;
     const user = await this.signedInUser(ctx);
     if (body.code !== undefined) {
-      await this.assertCode(user, body.code, 'enabled', clientAddress);
+      await this.assertCode(user, body.code, 'enabled', from);
     } else if (body.currentPassword !== undefined) {
-      await assertIsCurrentPassword(deps.throttle, user, body.currentPassword, clientAddress);
+      await assertIsCurrentPassword(deps.throttle, user, body.currentPassword, from);
     }
     await withTransaction(deps.db, (tx) => deleteUserMfa(tx, user.id));
     return this.statusOf(user);
@@ -208,9 +209,9 @@ export class MfaService implements MfaRoutes {
    * A code check of a signed-in user, charged to the login backoff like a password: reserved before
    * the check, given back only when it passes, so codes cannot be guessed faster than passwords.
    */
-  private async assertCode(user: UserRow, code: string, stage: CodeStage, clientAddress: string): Promise<void> {
+  private async assertCode(user: UserRow, code: string, stage: CodeStage, from: AttemptSource): Promise<void> {
     const { throttle } = this.deps;
-    const keys = throttle.keysFor(user.email, clientAddress);
+    const keys = throttle.keysFor(user.email, from);
     const reserved = await throttle.reserveAttempt(keys);
     if (!(await this.spendCode(this.deps.db, user.id, code, stage))) {
       throw invalidInput({

@@ -14,6 +14,7 @@ import { createCatalogService } from './catalog.service.js';
 import { cliAuthActions } from './cli-auth.actions.js';
 import { CliAuthService } from './cli-auth.service.js';
 import { createDevelopmentKey, writeDevelopmentKeyFile } from './dev-key.js';
+import { createDeviceCookies } from './device-cookies.js';
 import { environmentActions } from './environments.actions.js';
 import { createEnvironmentsService } from './environments.service.js';
 import { createGrantsService } from './grants.service.js';
@@ -81,7 +82,12 @@ export const coreSystemModule: ServerModule = {
     const me = createMeService();
     const projects = createProjectsService({ db, bus });
     const environments = createEnvironmentsService({ db, bus, targets: deps.targets, registry: deps.registry });
-    const throttle = createLoginThrottle({ db, clock });
+    const throttle = createLoginThrottle({
+      db,
+      clock,
+      devices: createDeviceCookies(config.secret),
+      log: deps.log.child({ area: 'sign-in' }),
+    });
     const mfa = new MfaService({
       db,
       clock,

@@ -9,6 +9,7 @@ import {
   usersUpdateRoute,
 } from '@cms/core';
 import { defineAction } from '../../actions/define-action.js';
+import { attemptSourceOf } from './device-cookies.js';
 import type { GrantsService } from './grants.service.js';
 import type { UsersService } from './users.service.js';
 
@@ -34,7 +35,7 @@ export function userActions(deps: { users: UsersService; grants: GrantsService }
       route: usersUpdateRoute,
       permissions: ['users:manage'],
       handler: async ({ params, body }, ctx, { request }) =>
-        deps.users.update(ctx, params.id, { ...body, clientAddress: request.ip }),
+        deps.users.update(ctx, params.id, { ...body, from: attemptSourceOf(request) }),
     }),
     defineAction({
       route: usersDeleteRoute,

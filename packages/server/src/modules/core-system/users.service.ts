@@ -25,6 +25,7 @@ import {
 import { assertCanGrantRole, assertCanManageUser } from './access-rules.js';
 import { assertPasswordPolicy, hashPassword } from './bounded-password-hashing.js';
 import { assertIsCurrentPassword as assertCurrentPasswordOf } from './current-password.js';
+import type { AttemptSource } from './device-cookies.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { SessionsService } from './sessions.service.js';
 import { isUserPrincipal } from './user-principal.js';
@@ -40,12 +41,12 @@ export type CreateUserInput = CreateUserBody;
  * Input of `PATCH /api/v1/users/{id}`: core's body, and the client address, charged by the login
  * backoff when `currentPassword` is checked.
  */
-export type UpdateUserInput = UpdateUserBody & { clientAddress?: string };
+export type UpdateUserInput = UpdateUserBody & { from?: AttemptSource };
 
 /** Users of the instance (`users:manage`): list, create, change, delete; and one's own password. */
 export function createUsersService(deps: { db: Db; sessions: SessionsService; clock: Clock; throttle: LoginThrottle }) {
-  const assertIsCurrentPassword = (user: UserRow, currentPassword: string, clientAddress: string) =>
-    assertCurrentPasswordOf(deps.throttle, user, currentPassword, clientAddress);
+  const assertIsCurrentPassword = (user: UserRow, currentPassword: string, from: AttemptSource) =>
+    assertCurrentPasswordOf(deps.throttle, user, currentPassword, from);
 
   /**
    * A signed-in user changing their own password through `users.update` proves they know the current
@@ -60,7 +61,7 @@ export function createUsersService(deps: { db: Db; sessions: SessionsService; cl
     }
     const self = await findUserById(deps.db, id);
     if (!self) throw notFound('User');
-    await assertIsCurrentPassword(self, input.currentPassword, input.clientAddress ?? '');
+    await assertIsCurrentPassword(self, input.currentPassword, input.from ?? { address: '', deviceCookie: null });
   };
 
   /** Loads a user the caller may manage: NOT_FOUND when absent, FORBIDDEN when it holds more. */
@@ -112,7 +113,7 @@ export function createUsersService(deps: { db: Db; sessions: SessionsService; cl
     async changeOwnPassword(
       ctx: RequestContext,
       input: PasswordChangeBody,
-      clientAddress: string,
+      from: AttemptSource,
     ): Promise<PasswordChanged> {
       const { principal } = ctx;
       if (!isUserPrincipal(principal)) {
@@ -124,7 +125,7 @@ export function createUsersService(deps: { db: Db; sessions: SessionsService; cl
       assertPasswordPolicy(input.password);
       const self = await findUserById(deps.db, principal.id);
       if (!self) throw notFound('User');
-      await assertIsCurrentPassword(self, input.currentPassword, clientAddress);
+      await assertIsCurrentPassword(self, input.currentPassword, from);
       if (input.password === input.currentPassword) {
         throw invalidInput({ 'body.password': 'is your current password: choose a new one' });
       }

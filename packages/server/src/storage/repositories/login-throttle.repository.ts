@@ -30,15 +30,17 @@ export interface ThrottleRule {
 }
 
 /**
- * Reserves one attempt on every key in ONE statement: each counter is checked against the backoff
- * and charged a failure together, under row locks, so parallel requests cannot all pass a check
- * made before any of them is charged. Returns null (and charges nothing, save for a race on
- * counters created by the same statement) when any key is in backoff, else each counter's
- * reservation, which a success gives back.
+ * Reserves one attempt on every key in ONE statement: each blocking counter is checked against the
+ * backoff and every counter is charged a failure together, under row locks, so parallel requests cannot
+ * all pass a check made before any of them is charged. `signalKeys` (among `keyHashes`) are charged but
+ * never checked: they only count (the email's counter slows, it never refuses). Returns null (and charges
+ * nothing, save for a race on counters created by the same statement) when a blocking key is in backoff,
+ * else each counter's reservation, which a success gives back.
  */
 export async function reserveThrottleAttempt(
   db: Queryable,
   keyHashes: readonly Buffer[],
+  signalKeys: readonly Buffer[],
   now: Date,
   windowStart: Date,
   rule: ThrottleRule,
@@ -50,7 +52,7 @@ export async function reserveThrottleAttempt(
      ),
      held as (
        select t.key_hash from login_throttle t
-       where t.key_hash = any($1::bytea[]) and not ${ALLOWED_NOW}
+       where t.key_hash = any($1::bytea[]) and not (t.key_hash = any($7::bytea[])) and not ${ALLOWED_NOW}
        order by t.key_hash for update
      )
      insert into login_throttle as t (key_hash, failures, last_failure_at)
@@ -59,10 +61,10 @@ export async function reserveThrottleAttempt(
      on conflict (key_hash) do update set
        failures = case when t.last_failure_at < $3 then 1 else t.failures + 1 end,
        last_failure_at = $2
-     where ${ALLOWED_NOW}
-     returning t.key_hash as "keyHash", t.last_failure_at as "reservedAt",
+     where t.key_hash = any($7::bytea[]) or ${ALLOWED_NOW}
+     returning t.key_hash as "keyHash", t.last_failure_at as "reservedAt", t.failures,
        (select b.last_failure_at from before b where b.key_hash = t.key_hash) as "previousFailureAt"`,
-    [sorted, now, windowStart, rule.limit, rule.baseMs, rule.maxMs],
+    [sorted, now, windowStart, rule.limit, rule.baseMs, rule.maxMs, [...signalKeys]],
   );
   return result.rows.length === sorted.length ? result.rows : null;
 }
@@ -72,6 +74,8 @@ export interface ThrottleReservation {
   keyHash: Buffer;
   /** The failure time the reservation wrote. */
   reservedAt: Date;
+  /** The counter's failures within the window, this attempt included. */
+  failures: number;
   /** The counter's last failure before the reservation; null when the reservation created it. */
   previousFailureAt: Date | null;
 }
