@@ -91,10 +91,8 @@ export const REQUEST_STEPS: readonly RequestStep[] = [
       { file: 'actions/mount-actions.ts', function: 'repeatedQueryParamsError' },
     ],
     codes: ['INVALID_INPUT', 'INVALID_QUERY_PARAM'],
-    answers: (action) => [
-      'INVALID_INPUT',
-      ...when(action.response.envelope !== 'raw' || action.request?.query !== undefined, ['INVALID_QUERY_PARAM']),
-    ],
+    // Every query string is read for NUL and lone surrogates, a raw route's too (which ignores unknown names).
+    answers: () => ['INVALID_INPUT', 'INVALID_QUERY_PARAM'],
   },
 ];
 

@@ -1,16 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/input-rules.js';
 import { createDocument, createDocumentRequest, hashHeader, syncSchema, uniquePath } from '../content/fixtures.js';
+import { openApiContract } from '../support/openapi-contract.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
 let documentId: string;
+/** Answers whose status, media type or code the OpenAPI document does not declare for their operation. */
+const undeclared: string[] = [];
 beforeAll(async () => {
   t = await startTestServer();
+  const contract = openApiContract((await t.request('GET', '/api/v1/openapi.json', { key: null })).body);
+  const send = t.request;
+  t.request = async (method, path, options) => {
+    const response = await send(method, path, options);
+    const answer = { status: response.status, contentType: response.headers.get('content-type'), text: response.text };
+    const problem = contract.problemOf(method, path, answer);
+    if (problem) undeclared.push(problem);
+    return response;
+  };
   await syncSchema(t);
   documentId = (await createDocument(t)).documentId;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  expect(undeclared).toEqual([]);
+});
 
 function expectInvalid(response: TestResponse, code: string, field: string, says: RegExp): void {
   expect(response.status, response.text).toBe(400);

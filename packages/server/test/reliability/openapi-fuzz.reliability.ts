@@ -2,11 +2,13 @@
  * Fuzzes every operation of `GET /api/v1/openapi.json` with generated bad input: wrong types, NUL,
  * lone surrogates, huge and deeply nested values, out-of-range numbers, injection strings, unknown
  * and repeated parameters, malformed JSON, and bodies valid but for one property (a map property
- * given keys outside its key pattern among them). Any 5xx or an answer outside the envelope fails.
+ * given keys outside its key pattern among them). Any 5xx, an answer outside the envelope, or an
+ * answer whose status, media type or error code the document does not declare for its operation fails.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocument, hashHeader, publishDocument, syncSchema } from '../content/fixtures.js';
+import { type OpenApiContract, openApiContract } from '../support/openapi-contract.js';
 import { testEngine } from '../support/test-database.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { printFigures } from './figures.js';
@@ -210,6 +212,7 @@ function urlOf(operation: Operation, values: string[]): string {
 
 let t: TestServer;
 let operations: Operation[];
+let contract: OpenApiContract;
 let documentId: string;
 beforeAll(async () => {
   t = await startTestServer();
@@ -217,6 +220,7 @@ beforeAll(async () => {
   documentId = (await createDocument(t)).documentId;
   await publishDocument(t, documentId);
   const doc = (await t.request('GET', '/api/v1/openapi.json', { key: null })).body;
+  contract = openApiContract(doc);
   operations = Object.entries(doc.paths as Record<string, Record<string, Schema>>).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
   );
@@ -267,6 +271,15 @@ describe('OpenAPI-driven fuzzing', () => {
             figures.faults += 1;
             faults.push(`${where} -> ${response.status} ${text.slice(0, 300)}`);
             return;
+          }
+          const undeclared = contract.problemOf(operation.method, url, {
+            status: response.status,
+            contentType: response.headers.get('content-type'),
+            text,
+          });
+          if (undeclared) {
+            figures.faults += 1;
+            faults.push(undeclared);
           }
           if (response.status >= 400) {
             let envelope: any = null;
