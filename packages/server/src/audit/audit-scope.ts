@@ -25,6 +25,11 @@ export interface AuditScope {
   documentIds?: string[];
   /** `success` unless a service says its committed work is a refusal (a wrong device-flow code that counts). */
   outcome: AuditOutcome;
+  /**
+   * Set when an earlier entry stands for this request's refusal (a sign-in throttled in a backoff window
+   * whose first refusal was written): the refusal writes no entry of its own.
+   */
+  aggregated?: boolean;
   /** Set once the entry committed (or was written on its own). */
   written: boolean;
   /** Set when the response is on its way: later transactions (background work it started) write nothing. */
@@ -76,6 +81,21 @@ export function noteAuditTarget(target: Partial<AuditTarget>): void {
 export function noteAuditDocuments(documentIds: readonly string[]): void {
   const scope = storage.getStore();
   if (scope) scope.documentIds = [...documentIds];
+}
+
+/** Services: one more part of what happened, beside the request's input (`changes.<key>`). */
+export function noteAuditDetail(key: string, value: unknown): void {
+  const scope = storage.getStore();
+  if (scope) scope.changes = { ...scope.changes, [key]: value };
+}
+
+/**
+ * Services: this refusal is counted by an earlier entry (a throttled sign-in of a backoff window whose
+ * first refusal was written), so it writes none of its own (docs/audit.md "Sign-in events").
+ */
+export function noteAuditAggregated(): void {
+  const scope = storage.getStore();
+  if (scope) scope.aggregated = true;
 }
 
 /** Identity: who the action turned out to be by (a sign-in names the user it signed in). */

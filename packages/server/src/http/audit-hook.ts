@@ -82,6 +82,8 @@ export function registerAuditHook(app: FastifyInstance, deps: { recorder: AuditR
     if (outcome !== 'success' && request.ctx.principal.type === 'anonymous' && !isSignInAction(action.id)) {
       return payload;
     }
+    // A throttled sign-in whose backoff window already has its entry (login-throttle.ts).
+    if (outcome !== 'success' && scope.aggregated) return payload;
     const written = (async () => {
       await deps.recorder.writeAlone({
         action: scope.action,

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CmsError } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
+import { noteAuditAggregated, noteAuditDetail } from '../../audit/audit-scope.js';
 import type { Clock } from '../../clock.js';
 import type { Queryable } from '../../storage/db.js';
 import {
+  countThrottledRefusal,
   deleteThrottleRow,
   findThrottleRows,
   refundThrottleAttempt,
@@ -83,8 +85,8 @@ export function emailSlowdownAfter(failures: number): number {
 export interface ThrottleKeys {
   /** The email as signed in (normalised): what a device cookie issued on success names. */
   email: string;
-  /** Counters that refuse (RATE_LIMITED) while in backoff. */
-  blocking: Buffer[];
+  /** Counters that refuse (RATE_LIMITED) while in backoff, the widest first. */
+  blocking: BlockingKey[];
   /** The email's counter, which only slows (null from a known device). */
   signal: Buffer | null;
   /** Counters a success clears: the pair's or the device's, and the email's. */
@@ -93,6 +95,12 @@ export interface ThrottleKeys {
   address: Buffer | null;
   /** The known device's id, or null. */
   deviceId: string | null;
+}
+
+/** A counter that refuses while in backoff, and what it counts (named in the audit entry of a refusal). */
+export interface BlockingKey {
+  kind: 'address' | 'email and address' | 'device';
+  key: Buffer;
 }
 
 /** Checks and records sign-in failures per (email, address), per address, per known device, and per email. */
@@ -104,16 +112,40 @@ export function createLoginThrottle(deps: {
 }) {
   const rule = { limit: LOGIN_FAILURE_LIMIT, baseMs: LOGIN_BACKOFF_BASE_MS, maxMs: LOGIN_BACKOFF_MAX_MS };
 
-  /** RATE_LIMITED with the longest wait of the blocking counters in backoff. */
+  /**
+   * RATE_LIMITED with the longest wait of the blocking counters in backoff. Its audit entry is written
+   * once per counter and backoff window (the widest counter in backoff): later refusals in that window
+   * write none, and the first entry of the counter's next window says how many there were.
+   */
   const refusal = async (keys: ThrottleKeys, now: Date): Promise<CmsError> => {
-    const rows = await findThrottleRows(deps.db, keys.blocking);
+    const rows = await findThrottleRows(
+      deps.db,
+      keys.blocking.map((entry) => entry.key),
+    );
     let waitMs = 1000;
-    for (const row of rows) {
+    let held: { kind: BlockingKey['kind']; key: Buffer } | null = null;
+    for (const entry of keys.blocking) {
+      const row = rows.find((candidate) => Buffer.from(candidate.keyHash).equals(entry.key));
+      if (!row) continue;
       const last = row.lastFailureAt.getTime();
       if (last < now.getTime() - LOGIN_FAILURE_WINDOW_MS) continue;
-      waitMs = Math.max(waitMs, last + backoffAfter(row.failures) - now.getTime());
+      const left = last + backoffAfter(row.failures) - now.getTime();
+      if (left > 0) held ??= entry;
+      waitMs = Math.max(waitMs, left);
     }
     const seconds = Math.ceil(waitMs / 1000);
+    if (held) {
+      const counted = await countThrottledRefusal(deps.db, held.key);
+      if (counted.first) {
+        noteAuditDetail('throttle', {
+          counter: held.kind,
+          retryAfterSeconds: seconds,
+          ...(counted.refusedBefore > 0 ? { refusedInWindowBefore: counted.refusedBefore } : {}),
+        });
+      } else {
+        noteAuditAggregated();
+      }
+    }
     return new CmsError(
       'RATE_LIMITED',
       `Too many failed sign-ins: wait ${seconds} seconds before trying again.`,
@@ -131,7 +163,7 @@ export function createLoginThrottle(deps: {
         const device = keyHash('device', deviceId);
         return {
           email: normalized,
-          blocking: [device],
+          blocking: [{ kind: 'device', key: device }],
           signal: null,
           clearedBySuccess: [device, emailKey],
           address: null,
@@ -142,7 +174,10 @@ export function createLoginThrottle(deps: {
       const address = clientAddressHash(from.address);
       return {
         email: normalized,
-        blocking: [pair, address],
+        blocking: [
+          { kind: 'address', key: address },
+          { kind: 'email and address', key: pair },
+        ],
         signal: emailKey,
         clearedBySuccess: [pair, emailKey],
         address,
@@ -159,7 +194,8 @@ export function createLoginThrottle(deps: {
     async reserveAttempt(keys: ThrottleKeys): Promise<ThrottleReservation[]> {
       const now = deps.clock();
       const windowStart = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS);
-      const all = keys.signal ? [...keys.blocking, keys.signal] : keys.blocking;
+      const blocking = keys.blocking.map((entry) => entry.key);
+      const all = keys.signal ? [...blocking, keys.signal] : blocking;
       const signal = keys.signal ? [keys.signal] : [];
       const reserved = await reserveThrottleAttempt(deps.db, all, signal, now, windowStart, rule);
       if (!reserved) throw await refusal(keys, now);

@@ -93,6 +93,35 @@ export async function refundThrottleAttempt(db: Queryable, reservation: Throttle
   );
 }
 
+/** A throttled attempt's place in its counter's backoff window. */
+export interface ThrottledRefusal {
+  /** The first refusal of this window (its audit entry is written). */
+  first: boolean;
+  /** Refusals the counter's window before had, when this is the first of a new one (else 0). */
+  refusedBefore: number;
+}
+
+/**
+ * Counts one refused (throttled) attempt against the counter's current backoff window, the one its last
+ * failure opened. One statement under the row's lock, so of parallel refusals exactly one is the first.
+ */
+export async function countThrottledRefusal(db: Queryable, keyHash: Buffer): Promise<ThrottledRefusal> {
+  const result = await db.query<{ first: boolean; refusedBefore: number }>(
+    `with old as (
+       select key_hash, refused_window, refused_count from login_throttle where key_hash = $1 for update
+     )
+     update login_throttle t set
+       refused_count = case when old.refused_window = t.last_failure_at then old.refused_count + 1 else 1 end,
+       refused_window = t.last_failure_at
+     from old where t.key_hash = old.key_hash
+     returning (old.refused_window is distinct from t.last_failure_at) as first,
+       case when old.refused_window is distinct from t.last_failure_at then old.refused_count else 0 end
+         as "refusedBefore"`,
+    [keyHash],
+  );
+  return result.rows[0] ?? { first: true, refusedBefore: 0 };
+}
+
 /** Forgets a key's failures (successful sign-in for that email). */
 export async function deleteThrottleRow(db: Queryable, keyHash: Buffer): Promise<void> {
   await db.query('delete from login_throttle where key_hash = $1', [keyHash]);
