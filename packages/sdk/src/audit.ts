@@ -9,7 +9,7 @@ import type { CallOptions, Transport } from './transport.js';
 /** Filters and page of `audit.list` (all optional). */
 export type AuditListQuery = Partial<ListAuditQuery>;
 /** Filters of `audit.export` and `audit.iterate`. */
-export type AuditFilterQuery = Omit<AuditListQuery, 'limit' | 'cursor'>;
+export type AuditFilterQuery = Omit<AuditListQuery, 'limit' | 'cursor' | 'includeRoutine'>;
 
 export function auditArea(t: Transport) {
   const list = (query: AuditListQuery = {}, options?: CallOptions) =>

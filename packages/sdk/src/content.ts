@@ -270,10 +270,11 @@ export function contentArea<Types extends ClientTypes>(transport: Transport) {
     /**
      * The document's activity (its audit entries in this environment, newest first, without client
      * addresses): needs `content:read:draft`; pass `pagination.nextCursor` back as `cursor` for the next page.
+     * Routine entries (preview tokens handed out) only with `includeRoutine: true`.
      */
     activity(
       documentId: string,
-      query: { limit?: number; cursor?: string } = {},
+      query: { limit?: number; cursor?: string; includeRoutine?: boolean } = {},
       options: CallOptions = {},
     ): Promise<RouteOutput<typeof contentActivityListRoute>> {
       return callRoute(

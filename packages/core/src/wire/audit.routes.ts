@@ -39,6 +39,11 @@ export const AuditTargetSchema = Type.Object({
   locale: Nullable(Type.String()),
   /** Another resource's id (a key, a webhook, a user, a release). */
   id: Nullable(Type.String()),
+  /**
+   * What to call it, as it was called when the entry was written: a document's title (else its path), a
+   * release's title. Absent on entries of actions that name nothing readable, and on older entries.
+   */
+  label: Type.Optional(Nullable(Type.String())),
 });
 export type AuditTarget = Static<typeof AuditTargetSchema>;
 
@@ -71,6 +76,17 @@ const filters = {
   outcome: Type.Optional(AuditOutcomeSchema),
 };
 
+/**
+ * Routine actions: written to the log (a preview token is a credential handed out, so who obtained one
+ * stays on record) but not activity a person reads the lists for: the Studio's live preview renews its
+ * token every few minutes and after each save. The lists leave them out unless `includeRoutine=true`, or
+ * the list's `action` names one; the export keeps every entry (docs/audit.md "Routine entries").
+ */
+export const AUDIT_ROUTINE_ACTIONS: readonly string[] = ['content.previewTokens.create'];
+
+/** `includeRoutine` of the lists: `true` lists routine entries (`AUDIT_ROUTINE_ACTIONS`) too. */
+const routine = { includeRoutine: WithDefault(Type.Boolean(), false) };
+
 /** A page of entries: its size and the opaque cursor of the page before. */
 const page = {
   limit: WithDefault(LimitQuery(AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX), AUDIT_PAGE_DEFAULT),
@@ -78,7 +94,7 @@ const page = {
 };
 
 /** Query of `GET /api/v1/audit`. */
-export const ListAuditQuerySchema = Type.Object({ ...filters, ...page }, { additionalProperties: false });
+export const ListAuditQuerySchema = Type.Object({ ...filters, ...routine, ...page }, { additionalProperties: false });
 export type ListAuditQuery = Static<typeof ListAuditQuerySchema>;
 
 /** Query of `GET /api/v1/audit/export`: the filters, no page. */
@@ -128,8 +144,8 @@ export const auditVerifyRoute = defineRoute({
   response: { status: 200, envelope: 'single', schema: AuditVerificationSchema },
 });
 
-/** Query of `GET /api/v1/content/{documentId}/activity`: a page, no filters. */
-export const DocumentActivityQuerySchema = Type.Object(page, { additionalProperties: false });
+/** Query of `GET /api/v1/content/{documentId}/activity`: a page, routine entries on request. */
+export const DocumentActivityQuerySchema = Type.Object({ ...routine, ...page }, { additionalProperties: false });
 export type DocumentActivityQuery = Static<typeof DocumentActivityQuerySchema>;
 
 /**

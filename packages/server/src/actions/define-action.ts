@@ -55,6 +55,11 @@ export interface ActionSpec<C extends RouteContract> {
    * a route gets its own content-type parsers (media upload parses multipart, nothing else does).
    */
   setupScope?: (scope: FastifyInstance) => Promise<void>;
+  /**
+   * `false`: a command that changes nothing a person would call a change (an editor's presence mark,
+   * renewed while a document is open), so it writes no audit entry (docs/audit.md "Not written").
+   */
+  audited?: false;
   studio?: StudioHints;
   cli?: CliHints;
   /** Calls one service; the context is typed by the route's target rule (resolved before). */
@@ -95,6 +100,7 @@ export interface ActionDefinition {
   errors?: readonly ErrorCode[];
   bodyLimit?: number;
   setupScope?: (scope: FastifyInstance) => Promise<void>;
+  audited?: false;
   studio?: StudioHints;
   cli?: CliHints;
   handler: (input: ActionInput<RouteContract>, ctx: RequestContext, http: HttpAccess) => Promise<unknown>;

@@ -14,9 +14,12 @@ declare module 'fastify' {
   }
 }
 
-/** Does this action write an audit entry? Every command of the catalog does (docs/audit.md "Coverage"). */
+/**
+ * Does this action write an audit entry? Every command of the catalog does (docs/audit.md "Coverage"),
+ * except those declared `audited: false` (presence marks, which change nothing).
+ */
 export function isAudited(action: AnyAction): boolean {
-  return action.kind === 'command';
+  return action.kind === 'command' && action.audited !== false;
 }
 
 /**

@@ -5,7 +5,6 @@
  * leave nothing changed. A change made outside a transaction would commit and answer 2xx without an entry.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createDocument, syncSchema } from '../content/fixtures.js';
 import { asSession, login, PASSWORD, signInAs } from '../identity/identity-helpers.js';
 import { PNG, uploadOk } from '../media-api/media-api-support.js';
 import { authorize, deny, poll, startChallenge } from '../sign-in/cli-helpers.js';
@@ -151,21 +150,5 @@ describe('a change whose audit entry cannot be written is not made', () => {
     const still = await t.request('GET', `/api/v1/media/${asset.id}`);
     expect(still.status, still.text).toBe(200);
     expect(still.body.data.alt ?? null).toBe(asset.alt ?? null);
-  });
-
-  it("an editor's presence heartbeat and leave: no mark is set, and a set one stays", async () => {
-    await syncSchema(t);
-    const doc = await createDocument(t);
-    const marks = () => count('document_presence where document_id = $1', [doc.documentId]);
-    await refuseEntriesOf('content.presence.heartbeat');
-    expectRefused(await t.request('PUT', `/api/v1/content/${doc.documentId}/presence`));
-    expect(await marks()).toBe(0);
-    await t.db.query('delete from audit_refused_actions');
-    const marked = await t.request('PUT', `/api/v1/content/${doc.documentId}/presence`);
-    expect(marked.status, marked.text).toBe(200);
-    expect(await marks()).toBe(1);
-    await refuseEntriesOf('content.presence.leave');
-    expectRefused(await t.request('DELETE', `/api/v1/content/${doc.documentId}/presence`));
-    expect(await marks()).toBe(1);
   });
 });

@@ -1,5 +1,36 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { Listing } from './listing.js';
+
+/**
+ * True while the box is narrower than what it holds (it scrolls sideways). Such a box is then a tab
+ * stop, so a keyboard can scroll it (axe's scrollable-region-focusable); one that fits is not.
+ */
+function useScrollsSideways(box: RefObject<HTMLDivElement | null>): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, [box]);
+  return scrolls;
+}
+
+/** The box a table scrolls sideways in; reachable by keyboard, and named by the table's caption, while it scrolls. */
+function ScrollBox({ captionId, children }: { captionId: string | null; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(box);
+  const name = captionId ? { 'aria-labelledby': captionId } : { 'aria-label': 'Table' };
+  return (
+    <div ref={box} className="table-scroll" {...(scrolls ? { tabIndex: 0, role: 'region', ...name } : {})}>
+      {children}
+    </div>
+  );
+}
 
 /**
  * A list read from the API as a table (loading and empty states as in `Listing`), in a box that
@@ -28,12 +59,17 @@ export function DataTable<T>({
   actions?: boolean;
   row: (item: T, index: number) => ReactNode;
 }) {
+  const captionId = useId();
   return (
     <Listing items={items} failed={failed} empty={empty}>
       {(list) => (
-        <div className="table-scroll">
+        <ScrollBox captionId={caption ? captionId : null}>
           <table className={actions ? `${className} sticky-actions` : className}>
-            {caption ? <caption className="visually-hidden">{caption}</caption> : null}
+            {caption ? (
+              <caption id={captionId} className="visually-hidden">
+                {caption}
+              </caption>
+            ) : null}
             <thead>
               <tr>
                 {columns.map((column, index) => (
@@ -51,7 +87,7 @@ export function DataTable<T>({
             </thead>
             <tbody>{list.map(row)}</tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </Listing>
   );

@@ -75,17 +75,32 @@ export function launchBrowser(): Promise<Browser> {
 
 let axeSource: string | null = null;
 
-/** Runs axe-core on the page; returns the serious and critical violations (should be none). */
-export async function seriousViolations(page: Page): Promise<string[]> {
+/** Runs axe-core on the page; returns every violation, of any impact (there should be none). */
+export async function axeViolations(page: Page): Promise<string[]> {
   axeSource ??= await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated through the DevTools protocol, so the page's Content-Security-Policy stays in force.
   await page.evaluate(axeSource);
   const violations = (await page.evaluate(
     "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) })))",
   )) as Array<{ id: string; impact: string; help: string; nodes: string[] }>;
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
+  return violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
+}
+
+/** The serious and critical violations only (the older scans; `axeViolations` holds every impact). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  return (await axeViolations(page)).filter((v) => v.startsWith('serious ') || v.startsWith('critical '));
+}
+
+/** axe at both widths the Studio supports, 1280 and 768 px; the viewport is put back after. */
+export async function axeAtBothWidths(page: Page): Promise<Record<number, string[]>> {
+  const before = page.viewportSize();
+  const found: Record<number, string[]> = {};
+  for (const width of [1280, 768]) {
+    await page.setViewportSize({ width, height: before?.height ?? 900 });
+    found[width] = await axeViolations(page);
+  }
+  if (before) await page.setViewportSize(before);
+  return found;
 }
 
 /** Saves the page at 1280 px and at 768 px wide (artifacts/studio-screenshots, not committed). */

@@ -1,5 +1,6 @@
 import {
   AUDIT_PAGE_DEFAULT,
+  AUDIT_ROUTINE_ACTIONS,
   type AuditEntry,
   type AuditFilters,
   type AuditVerification,
@@ -46,7 +47,7 @@ function decodeCursor(cursor: string): number {
   return seq;
 }
 
-function filtersOf(query: Omit<ListAuditQuery, 'limit' | 'cursor'>): AuditFilters {
+function filtersOf(query: AuditFilters): AuditFilters {
   return {
     actor: query.actor,
     action: query.action,
@@ -76,7 +77,9 @@ export function createAuditService(deps: { db: Queryable }) {
     async list(ctx: RequestContext, query: ListAuditQuery): Promise<CursorPage<AuditEntry>> {
       const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
       const limit = query.limit ?? AUDIT_PAGE_DEFAULT;
-      const rows = await listEntries(deps.db, chainOf(ctx), filtersOf(query), before, limit + 1);
+      // Routine entries only when asked for, or when the filter names their action.
+      const exclude = query.includeRoutine || query.action !== undefined ? [] : AUDIT_ROUTINE_ACTIONS;
+      const rows = await listEntries(deps.db, chainOf(ctx), filtersOf(query), before, limit + 1, exclude);
       return pageOf(rows, limit, toAuditEntry);
     },
 
@@ -92,12 +95,21 @@ export function createAuditService(deps: { db: Queryable }) {
       const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
       const limit = query.limit ?? AUDIT_PAGE_DEFAULT;
       const { projectId, environmentName } = ctx.target;
-      const rows = await listDocumentEntries(deps.db, projectId, environmentName, documentId, before, limit + 1);
+      const exclude = query.includeRoutine ? [] : AUDIT_ROUTINE_ACTIONS;
+      const rows = await listDocumentEntries(
+        deps.db,
+        projectId,
+        environmentName,
+        documentId,
+        before,
+        limit + 1,
+        exclude,
+      );
       return pageOf(rows, limit, (row) => ({ ...toAuditEntry(row), ip: null }));
     },
 
     /** Every matching entry, oldest first, a batch at a time. */
-    async *export(ctx: RequestContext, query: Omit<ListAuditQuery, 'limit' | 'cursor'>): AsyncGenerator<AuditEntry> {
+    async *export(ctx: RequestContext, query: AuditFilters): AsyncGenerator<AuditEntry> {
       const chain = chainOf(ctx);
       let after = 0;
       for (;;) {

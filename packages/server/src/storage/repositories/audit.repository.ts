@@ -128,16 +128,24 @@ function filterSql(filters: AuditFilters, params: unknown[]): string {
   return clauses.map((clause) => ` and ${clause}`).join('');
 }
 
-/** One page, newest first, of entries numbered below `beforeSeq` (all when null). */
+/**
+ * One page, newest first, of entries numbered below `beforeSeq` (all when null), leaving out the
+ * actions in `exclude` (routine ones).
+ */
 export async function listEntries(
   q: Queryable,
   chainKey: string,
   filters: AuditFilters,
   beforeSeq: number | null,
   limit: number,
+  exclude: readonly string[] = [],
 ): Promise<AuditRow[]> {
   const params: unknown[] = [chainKey];
   let where = filterSql(filters, params);
+  if (exclude.length > 0) {
+    params.push(exclude);
+    where += ` and action <> all($${params.length}::text[])`;
+  }
   if (beforeSeq !== null) {
     params.push(beforeSeq);
     where += ` and seq < $${params.length}`;
@@ -155,7 +163,8 @@ export async function listEntries(
  * One page, newest first, of the entries of a document in one environment below `beforeSeq`: those
  * whose target names it and those that changed it among others (`audit_entry_documents`). Each side
  * reads its own index newest first and stops at the page's size, so the page costs the same at any
- * size of the log.
+ * size of the log. The actions in `exclude` (routine ones) are left out; they always name their
+ * document, so only the first side has them.
  */
 export async function listDocumentEntries(
   q: Queryable,
@@ -164,6 +173,7 @@ export async function listDocumentEntries(
   documentId: string,
   beforeSeq: number | null,
   limit: number,
+  exclude: readonly string[] = [],
 ): Promise<AuditRow[]> {
   const params: unknown[] = [chainKey, documentId, environment, limit];
   let before = '';
@@ -171,11 +181,16 @@ export async function listDocumentEntries(
     params.push(beforeSeq);
     before = ` and seq < $${params.length}`;
   }
+  let routine = '';
+  if (exclude.length > 0) {
+    params.push(exclude);
+    routine = ` and action <> all($${params.length}::text[])`;
+  }
   const result = await q.query<RawRow>(
     `select ${COLUMNS} from audit_entries where chain_key = $1 and seq in (
        select seq from (
          (select seq from audit_entries
-          where chain_key = $1 and document_id = $2 and environment = $3${before} order by seq desc limit $4)
+          where chain_key = $1 and document_id = $2 and environment = $3${before}${routine} order by seq desc limit $4)
          union
          (select seq from audit_entry_documents
           where chain_key = $1 and document_id = $2 and environment = $3${before} order by seq desc limit $4)

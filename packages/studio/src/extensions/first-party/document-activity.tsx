@@ -1,5 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type AuditEntry, activity, actorText, changesText } from '../../pages/activity/activity-api.js';
+import { type AuditEntry, activity } from '../../pages/activity/activity-api.js';
+import { ActivitySentence } from '../../pages/activity/activity-page.js';
+import { changesText, outcomeText } from '../../pages/activity/activity-words.js';
 import { formatTime } from '../../pages/dashboard-page.js';
 import { toApiError, useStudio } from '../../state/studio-context.js';
 import { Empty, ErrorNotice, Loading } from '../../ui/notice.js';
@@ -9,12 +11,14 @@ import type { SlotWidgetProps } from '../props.js';
 const DOCUMENT_ACTIVITY_LIMIT = 20;
 
 /**
- * `content.editor.sidebar` (core.system, `content:read:draft`): the document's activity, newest first:
- * who changed what and when, with the diff of each save (keys changed, body lines), and the batches
- * and releases that changed it among others. Editors see it, not only admins. Reloads after a save.
+ * `content.editor.sidebar` (core.system, `content:read:draft`): the document's activity, newest first, as
+ * sentences ("You saved", "The server published the release “Spring”"): who changed what and when, with
+ * the diff of each save (keys changed, body lines), and the batches and releases that changed it among
+ * others; preview tokens are left out (the server's default). Editors see it, not only admins. Reloads
+ * after a save.
  */
 export function DocumentActivity({ doc, title }: SlotWidgetProps<'content.editor.sidebar'>) {
-  const { target } = useStudio();
+  const { target, bootstrap } = useStudio();
   // A save moves the revision or version: the key changes and the list is read again.
   const query = useQuery({
     queryKey: ['document-activity', target.project, target.environment, doc.documentId, doc.draftRevision, doc.version],
@@ -34,9 +38,13 @@ export function DocumentActivity({ doc, title }: SlotWidgetProps<'content.editor
         <ol className="activity-list">
           {entries.map((entry) => (
             <li key={entry.id}>
-              <strong>{actorText(entry)}</strong> <code>{entry.action}</code>
+              {/* The document is this one: a sentence without it ("You saved"), but a release names itself. */}
+              <ActivitySentence entry={entry} meId={bootstrap.me.principalId} withTarget={!entry.target.documentId} />
               {entry.outcome === 'success' ? null : (
-                <span className={`badge badge-${entry.outcome}`}>{entry.outcome}</span>
+                <>
+                  {' '}
+                  <span className={`badge badge-${entry.outcome}`}>{outcomeText(entry)}</span>
+                </>
               )}{' '}
               <time className="muted" dateTime={entry.at}>
                 {formatTime(entry.at)}

@@ -12,14 +12,18 @@ export function collaborationActions(referrers: ReferrersService, presence: Pres
       permissions: ['content:read:draft'],
       handler: ({ params, query }, ctx) => referrers.list(ctx, { documentId: params.documentId, ...query }),
     }),
+    // Presence marks say who has a document open: a read, renewed while it lasts, not a change, so
+    // neither writes an audit entry (docs/audit.md "Not written").
     defineAction({
       route: contentPresenceHeartbeatRoute,
       permissions: ['content:read:draft'],
+      audited: false,
       handler: ({ params }, ctx) => presence.heartbeat(ctx, { documentId: params.documentId }),
     }),
     defineAction({
       route: contentPresenceLeaveRoute,
       permissions: ['content:read:draft'],
+      audited: false,
       handler: ({ params }, ctx) => presence.leave(ctx, { documentId: params.documentId }),
     }),
   ];

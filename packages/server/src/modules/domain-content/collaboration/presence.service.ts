@@ -55,8 +55,8 @@ export function createPresenceService(deps: { db: Queryable; clock: Clock; bus: 
     };
   };
   const removeAndAnnounce = async (ctx: EnvironmentContext, documentId: string) => {
-    // In a transaction, so a leave's audit entry commits with the removal (docs/audit.md).
-    if (await withTransaction(db, (tx) => removePresence(tx, ctx.target, documentId, ctx.principal.id)))
+    // Presence writes no audit entry (docs/audit.md "Not written"): one statement, no transaction needed.
+    if (await removePresence(db, ctx.target, documentId, ctx.principal.id))
       await bus.publish(db, 'presence', documentId);
   };
   return {
@@ -65,8 +65,7 @@ export function createPresenceService(deps: { db: Queryable; clock: Clock; bus: 
       const documentId = input.documentId.toLowerCase();
       const now = clock();
       const expiresAt = new Date(now.getTime() + PRESENCE_TTL_SECONDS * 1000);
-      // In a transaction, so the heartbeat's audit entry commits with the mark (docs/audit.md); an
-      // unknown document is refused inside it, so its entry is the refusal's.
+      // An unknown document is refused inside the transaction, which then leaves no mark.
       const marked = await withTransaction(db, async (tx) => {
         const mark = await markPresent(tx, ctx.target, {
           documentId,

@@ -1,3 +1,4 @@
+import { documentTitle } from '@cms/core';
 import { noteAuditTarget } from '../../../audit/audit-scope.js';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
@@ -28,11 +29,20 @@ export async function recordDocumentEvent(
   row: DocumentRow,
 ): Promise<void> {
   // Every document change passes here: the action's audit entry names the document (docs/audit.md).
-  noteAuditTarget({ type: row.type, documentId: row.id, locale: row.locale });
+  noteAuditDocument(row);
   await outbox.record(tx, ctx.target, {
     type,
     actor: actorOf(ctx),
     document: eventDocument(row),
     publishedVersion: row.publishedVersion,
   });
+}
+
+/**
+ * Names the document in the action's audit entry: its type, id, locale, and its title (else its path)
+ * as it is after the change, so the log reads "published Getting started" even after a rename or delete.
+ */
+export function noteAuditDocument(row: DocumentRow): void {
+  const label = documentTitle(row.draftFrontmatter) ?? row.path;
+  noteAuditTarget({ type: row.type, documentId: row.id, locale: row.locale, label });
 }

@@ -9,7 +9,7 @@ import {
   type contentBatchRoute,
 } from '@cms/core';
 import { documentChanges } from '../../../audit/audit-changes.js';
-import { noteAuditChanges, noteAuditDocuments, noteAuditTarget } from '../../../audit/audit-scope.js';
+import { noteAuditChanges, noteAuditDocuments } from '../../../audit/audit-scope.js';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { BulkStatistics } from '../../../storage/bulk-statistics.js';
 import { type Db, type Queryable, withTransaction } from '../../../storage/db.js';
@@ -23,7 +23,7 @@ import {
 import type { EffectiveSchema, SchemaReader } from '../schema/schema-reader.js';
 import { actorOf } from './document-context.js';
 import { type CheckedCreate, type CreateFields, checkCreate, newDocumentOf } from './document-create.js';
-import { eventDocument } from './document-events.js';
+import { eventDocument, noteAuditDocument } from './document-events.js';
 import { assertSchemaHash, referencedIds, referenceProblemsIn } from './document-validation.js';
 import { toDocumentView } from './document-view.js';
 import { createDocumentsService, type DocumentsDeps, type DocumentsService } from './documents.service.js';
@@ -270,7 +270,7 @@ async function insertPending(
   );
   return rows.map((row) => {
     // As `documents.create` notes them: the action's audit entry names the last document written.
-    noteAuditTarget({ type: row.type, documentId: row.id, locale: row.locale });
+    noteAuditDocument(row);
     noteAuditChanges(documentChanges(null, { frontmatter: row.draftFrontmatter, body: row.draftBody }));
     return {
       ok: true as const,

@@ -1,4 +1,5 @@
-import { CmsError, invalidInput, notFound } from '@cms/core';
+import { CmsError, documentTitle, invalidInput, notFound } from '@cms/core';
+import { noteAuditTarget } from '../../../audit/audit-scope.js';
 import type { Clock } from '../../../clock.js';
 import type { EnvironmentContext } from '../../../http/request-context.js';
 import type { Queryable } from '../../../storage/db.js';
@@ -46,6 +47,8 @@ export function createPreviewTokensService(deps: {
       const { target } = ctx;
       const row = await findReadableDocument(deps.db, target, { id: input.documentId }, { draft: true });
       if (!row) throw notFound(`Document ${input.documentId}`);
+      // The entry names the document as a change's does (docs/audit.md "Routine entries").
+      noteAuditTarget({ type: row.type, locale: row.locale, label: documentTitle(row.frontmatter) ?? row.path });
       if (input.release !== undefined && !(await hasRelease(deps.db, target, input.release))) {
         throw notFound(`Release ${input.release} in this project and environment`);
       }

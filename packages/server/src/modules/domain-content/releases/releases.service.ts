@@ -26,6 +26,7 @@ import {
 } from '@cms/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditRecorder } from '../../../audit/audit-recorder.js';
+import { noteAuditTarget } from '../../../audit/audit-scope.js';
 import type { Clock } from '../../../clock.js';
 import type { EnvironmentContext, Target } from '../../../http/request-context.js';
 import type { BulkStatistics } from '../../../storage/bulk-statistics.js';
@@ -124,7 +125,8 @@ export class ReleasesService implements ReleaseRoutes {
       by: ctx.principal.id,
       at: clock(),
     };
-    // In a transaction, so the audit entry commits with the release (docs/audit.md).
+    // In a transaction, so the audit entry commits with the release (docs/audit.md), which it names.
+    noteAuditTarget({ id: release.id, label: release.title });
     const row = await withTransaction(db, (tx) => insertRelease(tx, ctx.target, release));
     return this.view(db, ctx.target, row.id);
   }
@@ -303,6 +305,7 @@ export class ReleasesService implements ReleaseRoutes {
     const answerId = await withTransaction(db, async (tx) => {
       const row = await findRelease(tx, target, id, { forUpdate: true });
       if (!row) throw notFound(`Release ${id}`);
+      noteAuditTarget({ label: row.title });
       items = row.itemCount;
       return (await fn(tx, row)) ?? id;
     });
@@ -340,7 +343,7 @@ export class ReleasesService implements ReleaseRoutes {
           actor: RELEASE_SCHEDULER_ACTOR,
           outcome: status === 'published' ? 'success' : 'failure',
           projectId: due.projectId,
-          target: { project: due.projectSlug, environment: due.environmentName, id: due.id },
+          target: { project: due.projectSlug, environment: due.environmentName, id: due.id, label: row.title },
           changes: {
             scheduled: { by: due.actorId, email: due.actorEmail || null },
             status,
