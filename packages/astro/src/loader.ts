@@ -1,37 +1,39 @@
 /**
- * `cmsLoader()`: an Astro content-collection loader (build time) that reads one content type from the
- * CMS. Incremental: the loader keeps, in the collection's `meta` store, the newest `updatedAt` it has
- * seen and which document each entry came from; the next build asks for the newest document and the
- * collection's total (one document) and, when something changed, only the documents updated since
- * (`updatedSince`). A total that does not add up (a document unpublished or deleted) reloads the
- * collection. Markdown bodies are rendered with Astro's `renderMarkdown`; MDX bodies are kept as
- * `body` (docs/frameworks.md).
+ * `cmsLoader()`: an Astro content-collection loader that reads one content type from the CMS.
+ * - Schema: `createSchema` builds the collection's Zod schema and the TypeScript of `data` from the CMS
+ *   type (collection-schema.ts), so `data` is typed and checked; `schema: false` skips it.
+ * - References: reads resolve every reference field, and `data` holds the referenced entry's id (its
+ *   path), or `{ collection, id }` for the fields `references` maps to a collection, so Astro's
+ *   `reference()` and `getEntry()` work (entry-data.ts).
+ * - Bodies: Markdown rendered with Astro's `renderMarkdown` (or with source lines for click-to-edit);
+ *   MDX rendered by the site's own MDX integration from a file per body (mdx-bodies.ts).
+ * - Incremental: load-state.ts decides what to fetch between builds.
+ * - `astro dev`: looks for published changes every `devPollMs` and updates the store, so the page shows
+ *   a published change without a restart.
+ * Errors name the collection, the content type and the server (settings.ts).
  * @example
  * // src/content.config.ts
- * export const collections = { posts: defineCollection({ loader: cmsLoader({ type: 'post' }) }) };
+ * export const collections = {
+ *   authors: defineCollection({ loader: cmsLoader({ type: 'author' }) }),
+ *   posts: defineCollection({ loader: cmsLoader({ type: 'post', references: { author: 'authors' } }) }),
+ * };
  */
-import { createClient, type Document } from '@cms/sdk';
-import { renderMarkdownWithSourceLines } from '@cms/sdk/markdown';
+import { listReferenceFields, type SchemaType } from '@cms/core';
 import type { Loader, LoaderContext } from 'astro/loaders';
+import { collectionSchema, type ReferenceCollections, unknownReferencePaths } from './collection-schema.js';
+import { type LoadReport, loadCollection } from './load-collection.js';
+import { type ConnectionOptions, clientFor, isRefusal, loaderError, resolveTarget } from './settings.js';
+
+export type { LoadReport } from './load-collection.js';
 
 /** What `cmsLoader` takes; connection options default to the `CMS_*` environment variables. */
-export interface CmsLoaderOptions {
+export interface CmsLoaderOptions extends ConnectionOptions {
   /** The content type the collection holds. */
   type: string;
   /** Only documents of this locale (localized types). Default: every locale. */
   locale?: string;
   /** Read drafts instead of published content; the key needs `content:read:draft`. */
   draft?: boolean;
-  /** Default `CMS_SERVER_URL`. */
-  serverUrl?: string;
-  /** Default `CMS_API_KEY`. */
-  apiKey?: string;
-  /** Default `CMS_PROJECT`, else `default`. */
-  project?: string;
-  /** Default `CMS_ENVIRONMENT`, else `production`. */
-  environment?: string;
-  /** The fetch to use (tests, proxies). */
-  fetch?: typeof fetch;
   /**
    * Render Markdown with `data-cms-source="<line>"` on block elements (`@cms/sdk/markdown`), for the
    * Studio's click-to-edit in the live preview (docs/live-preview.md). Default false: Astro's
@@ -43,178 +45,104 @@ export interface CmsLoaderOptions {
    * Default false: the CMS's pipeline leaves it out and sanitises the rest (`@cms/sdk/markdown`).
    */
   rawHtml?: boolean;
-}
-
-/** What the loader remembers between builds (the `meta` store, key `state`). */
-interface LoaderState {
   /**
-   * SHA-256 of what the entries were loaded from (server, project, environment, options): another
-   * value means a full load. A digest, never the options themselves: Astro writes the meta store to
-   * disk (and build caches travel), and the options may hold the API key.
+   * Reference fields (paths as `resolve` names them: `author`, `seo.author`) whose documents are the
+   * entries of another collection: `{ author: 'authors' }`. Their `data` is `{ collection, id }`, as
+   * Astro's `reference('authors')` gives, for `getEntry()`. Other references hold the entry id.
    */
-  source: string;
-  /** The newest `updatedAt` seen. */
-  watermark: string;
-  /** Entry id by document id. */
-  entries: Record<string, string>;
+  references?: ReferenceCollections;
+  /** `false`: no schema from the CMS (`data` untyped; the key then needs no `schema:read`). */
+  schema?: false;
+  /** Folder of the MDX bodies' files, relative to the site's root; default `.astro/cms-mdx`. */
+  mdxDirectory?: string;
+  /** `astro dev` only: how often to look for published changes, in ms; 0 never. Default 2000. */
+  devPollMs?: number;
 }
 
-/** What one load did, logged and returned for tests. */
-export interface LoadReport {
-  mode: 'full' | 'incremental' | 'unchanged';
-  /** Distinct documents whose content came over the wire. */
-  fetched: number;
-  /** Entries added or changed. */
-  changed: number;
-  /** Entries in the collection after the load. */
-  total: number;
-}
+/** Default interval of the `astro dev` look for changes. */
+const DEFAULT_DEV_POLL_MS = 2000;
 
-const PAGE = 100;
+/** The dev look for changes of each collection: one at a time, the newest loader's. */
+const devWatches = new Map<string, ReturnType<typeof setInterval>>();
 
-function env(name: string): string | undefined {
-  const value = typeof process === 'undefined' ? undefined : process.env[name];
-  return value === '' ? undefined : value;
-}
-
-function settings(options: CmsLoaderOptions) {
-  const serverUrl = options.serverUrl ?? env('CMS_SERVER_URL');
-  if (!serverUrl) throw new Error('cmsLoader: set serverUrl or CMS_SERVER_URL (such as http://localhost:3000)');
-  return {
-    serverUrl,
-    apiKey: options.apiKey ?? env('CMS_API_KEY'),
-    project: options.project ?? env('CMS_PROJECT') ?? 'default',
-    environment: options.environment ?? env('CMS_ENVIRONMENT') ?? 'production',
-  };
-}
-
-/** The locale documents of a type that is not localized carry (docs/api.md). */
-const UNLOCALIZED = '__cms_default__';
-
-/**
- * The entry id of a document: its path, prefixed by its locale when its type is localized (told by
- * the locale, so a key without `schema:read` works).
- */
-export function entryId(doc: Pick<Document, 'path' | 'locale'>): string {
-  return doc.locale === UNLOCALIZED ? doc.path : `${doc.locale}/${doc.path}`;
-}
-
-/** The hex SHA-256 of a text (Web Crypto: Node, Deno and Bun alike). */
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-function readState(ctx: LoaderContext, source: string): LoaderState | null {
-  const raw = ctx.meta.get('state');
-  if (!raw) return null;
+/** Reads the type's schema; an error names where and which scope is missing. */
+async function readType(options: CmsLoaderOptions, where: string): Promise<{ type: SchemaType; all: SchemaType[] }> {
+  const target = resolveTarget(options, where);
+  let types: SchemaType[];
   try {
-    const state = JSON.parse(raw) as LoaderState;
-    return state.source === source ? state : null;
-  } catch {
-    return null;
+    types = (await clientFor(target, options).schema.get()).types as SchemaType[];
+  } catch (error) {
+    throw loaderError(where, target, 'schema.list', error);
   }
+  const type = types.find((candidate) => candidate.name === options.type);
+  if (!type)
+    throw new Error(
+      `${where}: the server ${target.serverUrl} has no content type "${options.type}" (it has ${types.map((t) => t.name).join(', ') || 'none'}): check the loader's type or run \`cms schema sync\`.`,
+    );
+  const unknown = unknownReferencePaths(type, options.references ?? {});
+  if (unknown.length > 0) {
+    const fields = listReferenceFields(type).map((field) => field.path);
+    throw new Error(
+      `${where}: references names ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no reference field of "${type.name}" (its reference fields: ${fields.join(', ') || 'none'}).`,
+    );
+  }
+  return { type, all: types };
 }
 
 /** Creates the loader of one collection. */
 export function cmsLoader(options: CmsLoaderOptions): Loader & { lastReport?: LoadReport } {
+  const run = async (ctx: LoaderContext, quiet: boolean) => {
+    const where = `cmsLoader(${ctx.collection}, type "${options.type}")`;
+    const schema =
+      options.schema === false
+        ? null
+        : await readType(options, where).catch((error: unknown) => {
+            // A key without schema:read still loads; createSchema (astro sync, build) says so as an error.
+            if (!isRefusal(error)) throw error;
+            ctx.logger.warn(`${(error as Error).message} References keep document ids.`);
+            return null;
+          });
+    const report = await loadCollection(ctx, options, schema, where);
+    loader.lastReport = report;
+    if (quiet && report.mode === 'unchanged') return;
+    const { mode, fetched, changed, total } = report;
+    ctx.logger.info(
+      `${options.type}: ${mode} load, ${fetched} document(s) fetched, ${changed} changed, ${total} in all`,
+    );
+  };
   const loader: Loader & { lastReport?: LoadReport } = {
     name: '@cms/astro',
     async load(ctx) {
-      loader.lastReport = await load(ctx, options);
-      const { mode, fetched, changed, total } = loader.lastReport;
-      ctx.logger.info(
-        `${options.type}: ${mode} load, ${fetched} document(s) fetched, ${changed} changed, ${total} in all`,
-      );
+      await run(ctx, false);
+      watchInDev(ctx, () => run(ctx, true), options.devPollMs ?? DEFAULT_DEV_POLL_MS);
     },
+    ...(options.schema === false
+      ? {}
+      : {
+          async createSchema() {
+            const { type } = await readType(options, `cmsLoader(type "${options.type}")`);
+            return collectionSchema(type, options.references ?? {});
+          },
+        }),
   };
   return loader;
 }
 
-async function load(ctx: LoaderContext, options: CmsLoaderOptions): Promise<LoadReport> {
-  const target = settings(options);
-  const cms = createClient({
-    baseUrl: target.serverUrl,
-    ...(target.apiKey ? { apiKey: target.apiKey } : {}),
-    project: target.project,
-    environment: target.environment,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-  const source = await sha256(JSON.stringify([target.serverUrl, target.project, target.environment, options]));
-  const query = {
-    type: options.type,
-    ...(options.locale ? { locale: options.locale } : {}),
-    ...(options.draft ? { draft: true } : {}),
-  };
-  const state = readState(ctx, source);
-  const fetched = new Set<string>();
-  let changed = 0;
-  const entries: Record<string, string> = { ...(state?.entries ?? {}) };
-  let watermark = state?.watermark ?? '';
-
-  const put = async (doc: Document) => {
-    fetched.add(doc.documentId);
-    if (doc.updatedAt > watermark) watermark = doc.updatedAt;
-    const id = entryId(doc);
-    const previous = entries[doc.documentId];
-    if (previous !== undefined && previous !== id) ctx.store.delete(previous);
-    entries[doc.documentId] = id;
-    const data = {
-      ...doc.frontmatter,
-      documentId: doc.documentId,
-      locale: doc.locale,
-      version: doc.version,
-      updatedAt: doc.updatedAt,
-    };
-    const digest = ctx.generateDigest({ data, body: doc.body, format: doc.format });
-    if (ctx.store.get(id)?.digest === digest) return;
-    const parsed = await ctx.parseData({ id, data });
-    const rendered =
-      doc.format !== 'md'
-        ? undefined
-        : options.sourceLines
-          ? { html: renderMarkdownWithSourceLines(doc.body, options.rawHtml ? { html: 'keep' } : {}) }
-          : await ctx.renderMarkdown(doc.body);
-    ctx.store.set({ id, data: parsed, body: doc.body, digest, ...(rendered ? { rendered } : {}) });
-    changed++;
-  };
-
-  const save = (mode: LoadReport['mode']): LoadReport => {
-    ctx.meta.set('state', JSON.stringify({ source, watermark, entries } satisfies LoaderState));
-    return { mode, fetched: fetched.size, changed, total: Object.keys(entries).length };
-  };
-
-  if (state) {
-    // The newest document and the total: one document over the wire.
-    const newest = await cms.content.list({ ...query, sort: 'updatedAt', order: 'desc', limit: 1 });
-    const top = newest.data[0];
-    if (top) fetched.add(top.documentId);
-    const known = Object.keys(entries).length;
-    if (newest.pagination.total === known && (!top || top.updatedAt <= watermark)) return save('unchanged');
-    const updated: Document[] = [];
-    if (top && top.updatedAt > watermark) {
-      for await (const doc of cms.content.iterate({
-        ...query,
-        updatedSince: watermark,
-        sort: 'updatedAt',
-        order: 'asc',
-        limit: PAGE,
-      }))
-        updated.push(doc);
-    }
-    const added = updated.filter((doc) => entries[doc.documentId] === undefined).length;
-    if (known + added === newest.pagination.total) {
-      for (const doc of updated) await put(doc);
-      return save('incremental');
-    }
-  }
-
-  // A first load, other options, or a document gone: everything, and entries no longer listed leave.
-  for (const key of Object.keys(entries)) delete entries[key];
-  watermark = '';
-  for await (const doc of cms.content.iterate({ ...query, sort: 'updatedAt', order: 'asc', limit: PAGE }))
-    await put(doc);
-  const keep = new Set(Object.values(entries));
-  for (const id of ctx.store.keys()) if (!keep.has(id)) ctx.store.delete(id);
-  return save('full');
+/** Under `astro dev` (a watcher is given), loads again every `intervalMs`, one load at a time. */
+function watchInDev(ctx: LoaderContext, again: () => Promise<void>, intervalMs: number): void {
+  if (!ctx.watcher || intervalMs <= 0) return;
+  clearInterval(devWatches.get(ctx.collection));
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    again()
+      .catch((error: unknown) => ctx.logger.warn(error instanceof Error ? error.message : String(error)))
+      .finally(() => {
+        busy = false;
+      });
+  }, intervalMs);
+  timer.unref?.();
+  devWatches.set(ctx.collection, timer);
+  ctx.watcher.on('close', () => clearInterval(timer));
 }
