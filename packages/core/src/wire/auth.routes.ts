@@ -66,7 +66,8 @@ export const authLoginRoute = defineRoute({
   csrf: false,
   request: { body: LoginBodySchema },
   response: { status: 200, envelope: 'single', schema: LoginResultSchema },
-  errors: ['UNAUTHORIZED', 'RATE_LIMITED'],
+  // SERVICE_UNAVAILABLE: the password-hashing line is full (503 with Retry-After, docs/access-control.md "Passwords").
+  errors: ['UNAUTHORIZED', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE'],
 });
 
 export const authLogoutRoute = defineRoute({

@@ -56,6 +56,8 @@ export const invitesAcceptRoute = defineRoute({
   csrf: false,
   request: { body: AcceptInviteBodySchema },
   response: { status: 200, envelope: 'single', schema: SessionEnvelopeSchema },
+  // SERVICE_UNAVAILABLE: the password-hashing line is full (503 with Retry-After, docs/access-control.md "Passwords").
+  errors: ['SERVICE_UNAVAILABLE'],
 });
 
 /** A pending invite as listed: never its link, whose token exists only in the answer that created it. */

@@ -98,5 +98,6 @@ export const mePasswordChangeRoute = defineRoute({
   target: 'none',
   request: { body: PasswordChangeBodySchema },
   response: { status: 200, envelope: 'single', schema: PasswordChangedSchema },
-  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED', 'NOT_FOUND'],
+  // SERVICE_UNAVAILABLE: the password-hashing line is full (503 with Retry-After, docs/access-control.md "Passwords").
+  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
 });

@@ -111,7 +111,8 @@ export const meMfaDisableRoute = defineRoute({
   target: 'none',
   request: { body: MfaDisableBodySchema },
   response: { status: 200, envelope: 'single', schema: MfaStatusSchema },
-  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED', 'NOT_FOUND'],
+  // SERVICE_UNAVAILABLE: the password-hashing line is full (503 with Retry-After, docs/access-control.md "Passwords").
+  errors: ['FORBIDDEN', 'INVALID_INPUT', 'RATE_LIMITED', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
 });
 
 export const authLoginMfaRoute = defineRoute({

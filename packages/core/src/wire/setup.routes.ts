@@ -21,5 +21,6 @@ export const setupCompleteRoute = defineRoute({
   csrf: false,
   request: { body: SetupBodySchema },
   response: { status: 200, envelope: 'single', schema: SessionEnvelopeSchema },
-  errors: ['FORBIDDEN'],
+  // SERVICE_UNAVAILABLE: the password-hashing line is full (503 with Retry-After, docs/access-control.md "Passwords").
+  errors: ['FORBIDDEN', 'SERVICE_UNAVAILABLE'],
 });

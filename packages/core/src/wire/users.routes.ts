@@ -98,6 +98,8 @@ export const usersCreateRoute = defineRoute({
   target: 'none',
   request: { body: CreateUserBodySchema },
   response: { status: 201, envelope: 'single', schema: UserSchema },
+  // SERVICE_UNAVAILABLE: the password-hashing line is full (503 with Retry-After, docs/access-control.md "Passwords").
+  errors: ['SERVICE_UNAVAILABLE'],
 });
 
 export const usersGetRoute = defineRoute({
@@ -120,7 +122,8 @@ export const usersUpdateRoute = defineRoute({
   target: 'none',
   request: { params: UserIdParamsSchema, body: UpdateUserBodySchema },
   response: { status: 200, envelope: 'single', schema: UserSchema },
-  errors: ['RATE_LIMITED'],
+  // SERVICE_UNAVAILABLE: the password-hashing line is full (503 with Retry-After, docs/access-control.md "Passwords").
+  errors: ['RATE_LIMITED', 'SERVICE_UNAVAILABLE'],
 });
 
 export const usersDeleteRoute = defineRoute({

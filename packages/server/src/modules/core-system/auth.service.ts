@@ -9,7 +9,12 @@ import {
   findLiveMfaChallenge,
 } from '../../storage/repositories/mfa.repository.js';
 import { findUserByEmail, replacePasswordHashIfUnchanged } from '../../storage/repositories/users.repository.js';
-import { hashPassword, passwordNeedsRehash, verifyAgainstNothing, verifyPassword } from './bounded-password-hashing.js';
+import {
+  hashPasswordUnlessBusy,
+  passwordNeedsRehash,
+  verifyAgainstNothing,
+  verifyPassword,
+} from './bounded-password-hashing.js';
 import type { AttemptSource } from './device-cookies.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { MFA_CHALLENGE_MAX_FAILURES, type MfaService } from './mfa.service.js';
@@ -64,10 +69,10 @@ export function createAuthService(deps: {
       noteAuditActor({ type: 'anonymous', id: 'anonymous', label: email });
       const keys = deps.throttle.keysFor(email, input.from);
       const reserved = await deps.throttle.reserveAttempt(keys);
-      const user = await findUserByEmail(deps.db, email);
-      const matches = user?.passwordHash
-        ? await verifyPassword(user.passwordHash, input.password)
-        : await verifyAgainstNothing(input.password);
+      const user = await deps.throttle.check(reserved, () => findUserByEmail(deps.db, email));
+      const matches = await deps.throttle.check(reserved, () =>
+        user?.passwordHash ? verifyPassword(user.passwordHash, input.password) : verifyAgainstNothing(input.password),
+      );
       if (!user?.passwordHash || !matches) {
         throw new CmsError('UNAUTHORIZED', 'Wrong email or password.');
       }
@@ -78,8 +83,10 @@ export function createAuthService(deps: {
       }
       noteAuditActor({ type: 'user', id: user.id, label: user.email });
       if (passwordNeedsRehash(user.passwordHash)) {
-        // Parameters rose since this hash was made: redo it now that we know the password.
-        await replacePasswordHashIfUnchanged(deps.db, user.id, user.passwordHash, await hashPassword(input.password));
+        // Parameters rose since this hash was made: redo it now that we know the password (a later
+        // sign-in does it when the hashing line is full now).
+        const rehashed = await hashPasswordUnlessBusy(input.password);
+        if (rehashed) await replacePasswordHashIfUnchanged(deps.db, user.id, user.passwordHash, rehashed);
       }
       if (await deps.mfa.isEnabled(deps.db, user.id)) {
         // The password attempt is given back, but the email's failures stay: only a right code clears

@@ -17,9 +17,9 @@ export async function assertIsCurrentPassword(
 ): Promise<void> {
   const keys = throttle.keysFor(user.email, from);
   const reserved = await throttle.reserveAttempt(keys);
-  const matches = user.passwordHash
-    ? await verifyPassword(user.passwordHash, currentPassword)
-    : await verifyAgainstNothing(currentPassword);
+  const matches = await throttle.check(reserved, () =>
+    user.passwordHash ? verifyPassword(user.passwordHash, currentPassword) : verifyAgainstNothing(currentPassword),
+  );
   if (!matches) throw invalidInput({ 'body.currentPassword': 'is not your current password' });
   await throttle.recordSuccess(keys, reserved);
 }

@@ -211,6 +211,20 @@ export function createLoginThrottle(deps: {
       return reserved;
     },
 
+    /**
+     * Runs the check of the secret for a reserved attempt. When the check throws instead of answering
+     * (the password-hashing line is full, the database fails), nothing was guessed: the attempt is given
+     * back before the error goes on, so a busy server never pushes anyone into backoff.
+     */
+    async check<T>(reserved: readonly ThrottleReservation[], work: () => Promise<T>): Promise<T> {
+      try {
+        return await work();
+      } catch (error: unknown) {
+        for (const reservation of reserved) await refundThrottleAttempt(deps.db, reservation);
+        throw error;
+      }
+    },
+
     /** Gives the reserved attempt back to every counter (the secret was right, yet no sign-in). */
     async refund(reserved: readonly ThrottleReservation[]): Promise<void> {
       for (const reservation of reserved) await refundThrottleAttempt(deps.db, reservation);
